@@ -1,4 +1,7 @@
 // The list of benchmark suites `npm run bench` knows. Each suite lives in its own file.
+import { keccakSuite } from './keccak.js';
+import { loggerSuite } from './logger.js';
+import { poolSuite } from './pool.js';
 import type { BenchSuite } from './suite.js';
 
-export const SUITES: BenchSuite[] = [];
+export const SUITES: BenchSuite[] = [keccakSuite, poolSuite, loggerSuite];

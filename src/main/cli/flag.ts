@@ -20,8 +20,8 @@ export type FlagKind =
   | 'list' // string[], comma-separated, items trimmed, empty items dropped
   | 'enumList' // string[], comma-separated, each one of `values`
   | 'cidrList' // string[], comma-separated CIDR masks (v4 or v6)
-  | 'keyValue' // [key, value][]; `key=value`, one pair per flag occurrence (repeatable); env: comma-split
-  | 'header' // [name, value][]; `Name: Value` HTTP header, repeatable
+  | 'keyValue' // [key, value][]; `key=value`; when `repeatable`, one pair per occurrence and env comma-split
+  | 'header' // [name, value][]; `Name: Value` HTTP header; when `repeatable`, one per occurrence
   | 'hex32' // string, 32 bytes as hex (with or without 0x), normalised to lower-case 0x-prefixed
   | 'address' // string, 20 bytes as 0x-hex, normalised to lower case
   | 'hash' // string, 32 bytes as 0x-hex, normalised to lower case
@@ -52,7 +52,7 @@ export interface FlagSpec {
   readonly help: string;
   /** Heading under which --help and the README list the flag. */
   readonly category: string;
-  /** Given once per item (keyValue/header kinds are always repeatable). */
+  /** Given once per item: occurrences accumulate (otherwise the last one wins, as in Go's flag package). */
   readonly repeatable?: boolean;
   /** tern-exec only: `Section.Key` in the TOML config file. */
   readonly toml?: string;

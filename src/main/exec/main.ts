@@ -1,0 +1,54 @@
+// tern-exec: the execution client (the op-geth role). This module wires the program together from its
+// settings; each subsystem lives in its own folder.
+import { EXEC_PROGRAM } from '../cli/execFlags.js';
+import type { Settings } from '../cli/parse.js';
+import type { ProgramContext, ProgramHooks } from '../cli/run.js';
+import { dumpTomlConfig, loadTomlConfig } from '../cli/toml.js';
+import { type LogFormat, type LoggerOptions, levelFromVerbosity, parseVmodule } from '../common/logger/index.js';
+import { versionLine } from '../common/version.js';
+import { nativeStatus } from '../native/index.js';
+
+/** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
+const NOT_BUILT_DEFAULT_ON = ['chain database', 'authenticated Engine API (--authrpc.*)', 'IPC server', 'P2P'];
+
+function loggerOptions(settings: Settings): LoggerOptions {
+  const vmodule = settings.get<string[] | undefined>('log.vmodule');
+  const file = settings.get<string | undefined>('log.file');
+  return {
+    level: levelFromVerbosity(settings.get<number>('verbosity')),
+    // geth's default: the terminal format, coloured when stderr is a terminal.
+    format: settings.get<LogFormat | undefined>('log.format') ?? 'terminal',
+    color: settings.get<string | undefined>('log.format') === undefined && process.stderr.isTTY === true,
+    ...(vmodule && vmodule.length > 0 ? { vmodule: parseVmodule(vmodule.join(',')) } : {}),
+    ...(file
+      ? {
+          file: {
+            path: file,
+            rotate: settings.get<boolean>('log.rotate'),
+            maxSizeMB: settings.get<number>('log.maxsize'),
+            maxBackups: settings.get<number>('log.maxbackups'),
+            maxAgeDays: settings.get<number>('log.maxage'),
+            compress: settings.get<boolean>('log.compress'),
+            // geth keeps logging to the console as well when --log.file is set.
+            tee: true,
+          },
+        }
+      : {}),
+  };
+}
+
+async function startExec({ log }: ProgramContext): Promise<void> {
+  const logger = log.logger.child('exec');
+  logger.info('Starting tern-exec', { version: versionLine(), node: process.version, pid: process.pid });
+  const native = nativeStatus();
+  logger.debug('Native module', { loaded: native.loaded, path: native.path, error: native.error, ...native.functions });
+  logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
+}
+
+export const EXEC_HOOKS: ProgramHooks = {
+  program: EXEC_PROGRAM,
+  loadToml: (path) => loadTomlConfig(EXEC_PROGRAM, path),
+  loggerOptions,
+  printCommand: (settings) => (settings.subcommand?.name === 'dumpconfig' ? dumpTomlConfig(settings) : undefined),
+  start: startExec,
+};

@@ -1,0 +1,61 @@
+// tern-node: the rollup consensus node (the op-node role). This module wires the program together from its
+// settings; each subsystem lives in its own folder.
+
+import { NODE_PROGRAM } from '../cli/nodeFlags.js';
+import type { ProgramContext, ProgramHooks } from '../cli/run.js';
+import { type LogFormat, levelFromName } from '../common/logger/index.js';
+import { obtainHex32File } from '../common/secretFile.js';
+import { versionLine } from '../common/version.js';
+import { nativeStatus } from '../native/index.js';
+import { loadOrCreateIdentityKey } from './p2p/identityKey.js';
+
+/** Where the engine JWT secret goes when --l2.jwt-secret is left empty (op-node's habit: the working directory). */
+export const DEFAULT_JWT_SECRET_PATH = 'jwt.txt';
+
+/** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
+const NOT_BUILT_DEFAULT_ON = [
+  'layer-1 reading and derivation',
+  'engine driving',
+  'RPC server (--rpc.addr/--rpc.port)',
+  'P2P networking (--p2p.disable=false)',
+];
+
+async function startNode({ settings, log }: ProgramContext): Promise<void> {
+  const logger = log.logger.child('node');
+  logger.info('Starting tern-node', { version: versionLine(), node: process.version, pid: process.pid });
+  const native = nativeStatus();
+  logger.debug('Native module', { loaded: native.loaded, path: native.path, error: native.error, ...native.functions });
+
+  const jwtFlag = settings.get<string | undefined>('l2.jwt-secret')?.trim();
+  const jwtPath = jwtFlag === undefined || jwtFlag === '' ? DEFAULT_JWT_SECRET_PATH : jwtFlag;
+  const jwt = obtainHex32File(jwtPath, 'JWT secret');
+  if (jwt.created) {
+    logger.warn('Generated a new engine JWT secret; configure the execution client with it', {
+      path: jwtPath,
+      hint: `tern-exec --authrpc.jwtsecret=${jwtPath}`,
+    });
+  } else {
+    logger.info('Loaded engine JWT secret', { path: jwtPath });
+  }
+
+  if (!settings.get<boolean>('p2p.disable')) {
+    const keyPath = settings.get<string>('p2p.priv.path');
+    const identity = loadOrCreateIdentityKey(keyPath);
+    logger.info(identity.created ? 'Created P2P identity key' : 'Loaded P2P identity key', { path: keyPath });
+  }
+
+  logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
+}
+
+export const NODE_HOOKS: ProgramHooks = {
+  program: NODE_PROGRAM,
+  loggerOptions: (settings) => ({
+    level: levelFromName(settings.get<string>('log.level')),
+    format: settings.get<LogFormat>('log.format'),
+    color: settings.get<boolean>('log.color'),
+    pid: settings.get<boolean>('log.pid'),
+    // op-node writes its log to stdout (geth, and so tern-exec, to stderr).
+    output: 'stdout',
+  }),
+  start: startNode,
+};

@@ -1,0 +1,206 @@
+// The pooled WorkerPool: piscina 5 threads running one task module from dist/src/workers/, plus the worker-side
+// half of the transfer protocol (`reply`), which task modules use so result buffers move back instead of copying.
+import { availableParallelism } from 'node:os';
+import { move, Piscina, transferableSymbol, valueSymbol } from 'piscina';
+import { type SerializedError, serializeError } from '../common/errors.js';
+import {
+  PoolErrorCode,
+  type PoolLogger,
+  type RunOptions,
+  type TaskMap,
+  type TaskName,
+  type TaskReply,
+  type TaskResult,
+  unwrap,
+  type WorkerPool,
+} from './interface.js';
+import { workerPath } from './workerPath.js';
+
+export interface PiscinaPoolOptions {
+  /** Worker threads; default os.availableParallelism(). */
+  threads?: number;
+  /** Tasks queued beyond those running before `run` waits; default threads². */
+  maxQueue?: number;
+  /** How long a thread beyond the first may sit idle before it exits; default 60 s. */
+  idleTimeoutMs?: number;
+}
+
+export const piscinaPoolDefaults = {
+  idleTimeoutMs: 60_000,
+} as const;
+
+export interface PiscinaPoolDeps {
+  logger?: PoolLogger;
+}
+
+interface Parked {
+  start(): void;
+  cancel(result: { ok: false; error: SerializedError }): void;
+}
+
+/**
+ * A WorkerPool over piscina. `worker` names the task module (`src/workers/<worker>.ts`, loaded compiled from dist/);
+ * `M` is its task map, `TaskMapOf<typeof import('.../workers/<worker>.js')>`.
+ */
+export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
+  readonly threads: number;
+  readonly capacity: number;
+  readonly #piscina: Piscina;
+  readonly #logger: PoolLogger | undefined;
+  /** Tasks handed to piscina and not yet settled; never more than `capacity`. */
+  #active = 0;
+  /** Tasks waiting for a slot, in submission order. */
+  readonly #parked: Parked[] = [];
+  #readyWaiters: (() => void)[] = [];
+  #closing: Promise<void> | undefined;
+
+  constructor(worker: string, opts: PiscinaPoolOptions = {}, deps: PiscinaPoolDeps = {}) {
+    const threads = opts.threads ?? availableParallelism();
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new RangeError(`threads must be a positive integer: ${threads}`);
+    const maxQueue = opts.maxQueue ?? threads * threads;
+    if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be ≥ 0: ${maxQueue}`);
+    this.threads = threads;
+    this.capacity = threads + maxQueue;
+    this.#logger = deps.logger;
+    // Admission is ours (run waits instead of failing), so piscina's own queue is left unbounded.
+    this.#piscina = new Piscina({
+      filename: workerPath(worker),
+      minThreads: 1,
+      maxThreads: threads,
+      idleTimeout: opts.idleTimeoutMs ?? piscinaPoolDefaults.idleTimeoutMs,
+      recordTiming: false,
+    });
+    // Without a listener an 'error' event (a close timeout, a crash in an idle worker) would be thrown.
+    this.#piscina.on('error', (err: unknown) => this.#logger?.warn({ err: serializeError(err) }, 'worker pool error'));
+  }
+
+  get queueSize(): number {
+    return this.#parked.length + this.#piscina.queueSize;
+  }
+
+  whenReady(): Promise<void> {
+    if (this.#closing !== undefined || this.#hasRoom()) return Promise.resolve();
+    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+  }
+
+  async run<K extends TaskName<M>>(name: K, input: M[K]['input'], opts?: RunOptions): Promise<M[K]['output']> {
+    return unwrap(await this.runResult(name, input, opts));
+  }
+
+  runResult<K extends TaskName<M>>(
+    name: K,
+    input: M[K]['input'],
+    opts: RunOptions = {},
+  ): Promise<TaskResult<M[K]['output']>> {
+    if (this.#closing !== undefined) return Promise.resolve(closedResult());
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.resolve(abortedResult(signal));
+    if (this.#hasRoom()) return this.#dispatch(name, input, opts);
+    return new Promise((resolve) => {
+      const onAbort = (): void => {
+        const i = this.#parked.indexOf(entry);
+        if (i >= 0) this.#parked.splice(i, 1);
+        resolve(abortedResult(signal));
+      };
+      const entry: Parked = {
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(this.#dispatch(name, input, opts));
+        },
+        cancel: (result) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#parked.push(entry);
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
+    for (const entry of this.#parked.splice(0)) entry.cancel(closedResult());
+    // force: piscina drops its queued tasks (they reject, reported as POOL_CLOSED below) and waits for running ones.
+    this.#closing = this.#piscina.close({ force: true });
+    this.#wakeReadyWaiters();
+    return this.#closing;
+  }
+
+  #hasRoom(): boolean {
+    return this.#parked.length === 0 && this.#active < this.capacity;
+  }
+
+  async #dispatch<O>(name: string, input: unknown, opts: RunOptions): Promise<TaskResult<O>> {
+    this.#active++;
+    try {
+      // The worker returned a TaskReply; piscina has already unwrapped it to the TaskResult it carries.
+      return (await this.#piscina.run(input, {
+        name,
+        transferList: opts.transfer === undefined ? [] : [...new Set(opts.transfer)],
+        signal: opts.signal ?? null,
+      })) as TaskResult<O>;
+    } catch (err) {
+      return this.#failure(name, err, opts.signal);
+    } finally {
+      this.#active--;
+      this.#pump();
+    }
+  }
+
+  #failure(name: string, err: unknown, signal: AbortSignal | undefined): { ok: false; error: SerializedError } {
+    if (signal?.aborted) return abortedResult(signal);
+    if (this.#closing !== undefined && err instanceof Error && err.name === 'AbortError') return closedResult();
+    // Tasks report their own errors as results; anything thrown here means the task threw or its thread died.
+    const error = serializeError(err);
+    const code = error.code === 'INTERNAL' ? PoolErrorCode.workerFailed : error.code;
+    return { ok: false, error: { code, message: `task '${name}' failed in its worker thread: ${error.message}` } };
+  }
+
+  #pump(): void {
+    while (this.#parked.length > 0 && this.#active < this.capacity && this.#closing === undefined) {
+      this.#parked.shift()?.start();
+    }
+    if (this.#hasRoom()) this.#wakeReadyWaiters();
+  }
+
+  #wakeReadyWaiters(): void {
+    if (this.#readyWaiters.length === 0) return;
+    const waiters = this.#readyWaiters;
+    this.#readyWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+export function closedResult(): { ok: false; error: SerializedError } {
+  return { ok: false, error: { code: PoolErrorCode.closed, message: 'worker pool is closed; the task was not run' } };
+}
+
+export function abortedResult(signal: AbortSignal | undefined): { ok: false; error: SerializedError } {
+  const reason: unknown = signal?.reason;
+  const why = reason instanceof Error ? reason.message : reason === undefined ? '' : String(reason);
+  return { ok: false, error: { code: PoolErrorCode.aborted, message: `task aborted${why ? `: ${why}` : ''}` } };
+}
+
+/**
+ * Worker side: wraps a task's result so piscina transfers `transfer` (buffers inside the result, owned by the task)
+ * back to the caller instead of copying them. Only whole, non-shared ArrayBuffers may be listed.
+ */
+export function reply<T>(result: TaskResult<T>, transfer: readonly ArrayBuffer[] = []): TaskReply<T> {
+  const envelope = { [transferableSymbol]: [...transfer], [valueSymbol]: result };
+  return move(envelope) as unknown as TaskReply<T>;
+}
+
+/** Caller side of `reply` for tasks run on the calling thread: the result inside the envelope. */
+export function openReply<T>(returned: TaskReply<T> | TaskResult<T>): TaskResult<T> {
+  if (typeof returned === 'object' && returned !== null && valueSymbol in returned) {
+    return (returned as unknown as Record<symbol, TaskResult<T>>)[valueSymbol] as TaskResult<T>;
+  }
+  if (typeof returned === 'object' && returned !== null && typeof (returned as { ok?: unknown }).ok === 'boolean') {
+    return returned as TaskResult<T>;
+  }
+  return {
+    ok: false,
+    error: { code: PoolErrorCode.workerFailed, message: 'task returned neither a TaskResult nor a TaskReply' },
+  };
+}

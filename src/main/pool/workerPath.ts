@@ -1,0 +1,24 @@
+// The one place that decides where worker entry files are loaded from. Worker threads do not pass through vitest's
+// TypeScript transform, so tests and production both load the compiled module from dist/ (`npm test` builds first).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { TernError } from '../common/errors.js';
+import { projectRoot } from '../common/paths.js';
+
+const NAME = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Absolute path of the compiled task module `<root>/dist/src/workers/<name>.js`, whether this code runs from src/
+ * (vitest) or dist/. Throws WORKER_NOT_BUILT when it is missing.
+ */
+export function workerPath(name: string): string {
+  if (!NAME.test(name)) throw new TernError('WORKER_NAME', `invalid worker module name '${name}'`);
+  const file = join(projectRoot(), 'dist', 'src', 'workers', `${name}.js`);
+  if (!existsSync(file)) {
+    throw new TernError(
+      'WORKER_NOT_BUILT',
+      `worker module ${file} is missing: worker threads load compiled code, so run \`npm run build\` first`,
+    );
+  }
+  return file;
+}

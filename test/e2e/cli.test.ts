@@ -1,0 +1,168 @@
+// The two programs as a user runs them: real processes from bin/ over the compiled dist/ (npm test builds it).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXEC_PROGRAM } from '../../src/main/cli/execFlags.js';
+import { NODE_PROGRAM } from '../../src/main/cli/nodeFlags.js';
+import { ROOT } from '../helpers/paths.js';
+
+const BIN = { 'tern-node': join(ROOT, 'bin/tern-node.js'), 'tern-exec': join(ROOT, 'bin/tern-exec.js') };
+type Program = keyof typeof BIN;
+
+function run(program: Program, args: string[], cwd?: string) {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+  const r = spawnSync(process.execPath, [BIN[program], ...args], {
+    encoding: 'utf8',
+    cwd: cwd ?? ROOT,
+    env,
+    timeout: 30_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const work = mkdtempSync(join(tmpdir(), 'tern-cli-'));
+
+describe.each([
+  ['tern-node', NODE_PROGRAM],
+  ['tern-exec', EXEC_PROGRAM],
+] as const)('%s command line', (program, spec) => {
+  it('--help lists every flag and exits 0', () => {
+    const r = run(program, ['--help']);
+    expect(r.code).toBe(0);
+    for (const f of spec.flags) expect(r.stdout).toContain(f.name.length === 1 ? `-${f.name}` : `--${f.name}`);
+    expect(run(program, ['-h']).stdout).toBe(r.stdout);
+  });
+
+  it('--version prints the version', () => {
+    const r = run(program, ['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${program} version \\d+\\.\\d+\\.\\d+`));
+  });
+
+  it.each([
+    [['--no-such-flag'], /unknown flag --no-such-flag/],
+    [['--pprof.port=99999'], /--pprof\.port.*port out of range/],
+    [['--log.format=xml'], /--log\.format.*unknown value/],
+  ])('rejects %j with one line on stderr and exit 2', (args, message) => {
+    const r = run(program, args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(message);
+    expect(lines[0]).toMatch(new RegExp(`^${program}: `));
+    expect(lines.length).toBeLessThanOrEqual(2);
+    expect(r.stderr).not.toMatch(/\s+at /);
+  });
+});
+
+describe('bad values of every kind', () => {
+  it.each([
+    ['tern-node', ['--l1.epoch-poll-interval=6 minutes'], /not a duration/],
+    ['tern-node', ['--l1=localhost:8545'], /--l1.*(not a URL|scheme)/],
+    ['tern-node', ['--p2p.netrestrict=10.0.0.0/40'], /CIDR/],
+    ['tern-node', ['--signer.header=nokey'], /key=value/],
+    ['tern-node', ['--l1.rpckind=nope'], /--l1\.rpckind.*unknown value/],
+    ['tern-exec', ['--txpool.lifetime=forever'], /not a duration/],
+    ['tern-exec', ['--nat=extip:nope'], /--nat/],
+    ['tern-exec', ['--verbosity=9'], /--verbosity/],
+    ['tern-exec', ['--config=/nonexistent/tern.toml'], /cannot read config file/],
+    ['tern-exec', ['import'], /takes at least 1 argument/],
+  ] as const)('%s %j', (program, args, message) => {
+    const r = run(program, [...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(message);
+  });
+
+  it('refuses a flag whose behaviour is not built yet, and an unbuilt command', () => {
+    const r = run('tern-node', [
+      '--p2p.static=/ip4/127.0.0.1/tcp/9222/p2p/16Uiu2HAmPLe7Mzm8TsYUubgCAW1aJoeFScxrLj8ppHFivPo97bUZ',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not supported yet: --p2p\.static/);
+    const i = run('tern-exec', ['init', 'genesis.json']);
+    expect(i.code).toBe(2);
+    expect(i.stderr).toMatch(/not supported yet: the init command/);
+  });
+
+  it('names a malformed JWT secret file', () => {
+    const bad = join(work, 'bad-jwt.txt');
+    writeFileSync(bad, '0x1234');
+    const r = run('tern-node', [`--l2.jwt-secret=${bad}`, '--p2p.disable']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`JWT secret file ${bad} holds 2 bytes`);
+  });
+});
+
+describe('tern-exec dumpconfig', () => {
+  it('round-trips through --config', () => {
+    const first = run('tern-exec', [
+      '--http',
+      '--http.port=9000',
+      '--txpool.pricebump=25',
+      '--gpo.blocks=7',
+      'dumpconfig',
+    ]);
+    expect(first.code).toBe(0);
+    const path = join(work, 'exec.toml');
+    writeFileSync(path, first.stdout);
+    const second = run('tern-exec', ['--config', path, 'dumpconfig']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stdout).toMatch(/HTTPPort = 9000/);
+  });
+});
+
+function startAndStop(program: Program, args: string[], cwd: string) {
+  return new Promise<{ code: number | null; ms: number; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN[program], ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let signalledAt = 0;
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (signalledAt === 0 && /Not built yet/.test(output)) {
+        signalledAt = Date.now();
+        child.kill('SIGTERM');
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${program} did not start or stop in time:\n${output}`));
+    }, 20_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, ms: Date.now() - signalledAt, output });
+    });
+  });
+}
+
+describe('lifecycle', () => {
+  it('tern-node creates its JWT secret and P2P key, then stops on SIGTERM with exit 0 in under 5 s', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tern-node-run-'));
+    const r = await startAndStop('tern-node', ['--log.format=json'], cwd);
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(5000);
+    const jwt = join(cwd, 'jwt.txt');
+    expect(existsSync(jwt)).toBe(true);
+    expect(statSync(jwt).mode & 0o777).toBe(0o600);
+    expect(readFileSync(jwt, 'utf8').trim()).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(r.output).toContain(jwt.slice(cwd.length + 1));
+    const key = join(cwd, 'consensus_p2p_priv.txt');
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+    const firstKey = readFileSync(key, 'utf8');
+    const again = await startAndStop('tern-node', [], cwd);
+    expect(again.code).toBe(0);
+    expect(readFileSync(key, 'utf8')).toBe(firstKey);
+    expect(again.output).toMatch(/Loaded P2P identity key/);
+  });
+
+  it('tern-exec stops on SIGTERM with exit 0 in under 5 s', async () => {
+    const r = await startAndStop('tern-exec', [], work);
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(5000);
+  });
+});
