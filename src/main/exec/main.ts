@@ -39,7 +39,7 @@ function loggerOptions(settings: Settings): LoggerOptions {
 
 async function startExec({ log }: ProgramContext): Promise<void> {
   const logger = log.logger.child('exec');
-  logger.info('Starting tern-exec', { version: versionLine(), node: process.version, pid: process.pid });
+  logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
   const native = nativeStatus();
   logger.debug('Native module', { loaded: native.loaded, path: native.path, error: native.error, ...native.functions });
   logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });

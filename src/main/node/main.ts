@@ -22,7 +22,7 @@ const NOT_BUILT_DEFAULT_ON = [
 
 async function startNode({ settings, log }: ProgramContext): Promise<void> {
   const logger = log.logger.child('node');
-  logger.info('Starting tern-node', { version: versionLine(), node: process.version, pid: process.pid });
+  logger.info('Starting tern-node', { version: versionLine(), node: process.version });
   const native = nativeStatus();
   logger.debug('Native module', { loaded: native.loaded, path: native.path, error: native.error, ...native.functions });
 
