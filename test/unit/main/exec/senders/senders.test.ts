@@ -20,7 +20,7 @@ const { keccak256 } = await import('../../../../../src/main/native/keccak.js');
 const ADDRESS = hex(keccak256(secp.publicKeyCreate(KEY, false).subarray(1)).slice(12));
 
 const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague });
-const base = { nonce: 1n, gasLimit: 21000n, to: `0x${'11'.repeat(20)}`, value: 5n };
+const base = { nonce: 1n, gasLimit: 21000n, to: `0x${'11'.repeat(20)}` as `0x${string}`, value: 5n };
 const signed = [
   createTx({ ...base, type: 0, gasPrice: 10n }, { common }).sign(KEY),
   createTx({ ...base, type: 1, gasPrice: 10n, accessList: [] }, { common }).sign(KEY),
