@@ -49,3 +49,23 @@ describe('block headers', () => {
     );
   });
 });
+
+describe('blocks', async () => {
+  const { decodeBlock, encodeBlock, transactionsRoot, unclesHash, withdrawalsRoot } = await import(
+    '../../../../../src/main/primitives/block/block.js'
+  );
+  const chain = readFileSync(join(FIXTURES, 'execution-apis/tests/chain.rlp'));
+
+  it('round-trips every block of chain.rlp and recomputes its roots', () => {
+    let txs = 0;
+    for (const raw of rlpItems(chain)) {
+      const block = decodeBlock(raw);
+      expect(hex(encodeBlock(block))).toBe(hex(raw));
+      expect(hex(transactionsRoot(block.transactions))).toBe(hex(block.header.transactionsRoot));
+      expect(hex(unclesHash(block.uncles))).toBe(hex(block.header.uncleHash));
+      expect(hex(withdrawalsRoot(block.withdrawals ?? []))).toBe(hex(block.header.withdrawalsRoot as Uint8Array));
+      txs += block.transactions.length;
+    }
+    expect(txs).toBeGreaterThan(20);
+  });
+});

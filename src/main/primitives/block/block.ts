@@ -1,0 +1,89 @@
+// Whole blocks in their consensus encoding: [header, transactions, uncles, withdrawals?]. Transactions stay in
+// their raw consensus form (legacy RLP list or EIP-2718 envelope) so hashing, sender recovery and the
+// transactions root work on bytes, and only the executor decodes them.
+import { TernError } from '../../common/errors.js';
+import { keccak256 } from '../../native/keccak.js';
+import { asBytes, asList, bigintToBytes, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../rlp.js';
+import { orderedTrieRoot } from '../trie/root.js';
+import { encodeHeader, type Header, headerFromFields } from './header.js';
+
+export interface Withdrawal {
+  index: bigint;
+  validatorIndex: bigint;
+  address: Uint8Array;
+  /** In gwei. */
+  amount: bigint;
+}
+
+export interface Block {
+  header: Header;
+  /** Consensus encodings: typed transactions as `type ‖ rlp(fields)`, legacy as the RLP list. */
+  transactions: Uint8Array[];
+  uncles: Header[];
+  withdrawals?: Withdrawal[] | undefined;
+}
+
+/** A typed transaction sits in a block body as an RLP string; a legacy one as a list. */
+function txFromBody(item: RlpDecoded): Uint8Array {
+  return item instanceof Uint8Array ? item : rlpEncode(item as Parameters<typeof rlpEncode>[0]);
+}
+
+function txToBody(tx: Uint8Array): RlpDecoded {
+  return (tx[0] as number) >= 0xc0 ? (rlpDecode(tx) as RlpDecoded[]) : tx;
+}
+
+export function encodeWithdrawal(w: Withdrawal): Uint8Array {
+  return rlpEncode([bigintToBytes(w.index), bigintToBytes(w.validatorIndex), w.address, bigintToBytes(w.amount)]);
+}
+
+function decodeWithdrawal(item: RlpDecoded): Withdrawal {
+  const f = asList(item, 'withdrawal');
+  if (f.length !== 4) throw new TernError('BLOCK_INVALID', `withdrawal has ${f.length} fields`);
+  const address = asBytes(f[2], 'withdrawal address');
+  if (address.length !== 20) throw new TernError('BLOCK_INVALID', 'withdrawal address is not 20 bytes');
+  return {
+    index: bytesToBigint(asBytes(f[0], 'withdrawal index')),
+    validatorIndex: bytesToBigint(asBytes(f[1], 'withdrawal validator index')),
+    address,
+    amount: bytesToBigint(asBytes(f[3], 'withdrawal amount')),
+  };
+}
+
+export function decodeBlock(raw: Uint8Array): Block {
+  const f = asList(rlpDecode(raw), 'block');
+  if (f.length < 3 || f.length > 4) throw new TernError('BLOCK_INVALID', `block has ${f.length} fields`);
+  const block: Block = {
+    header: headerFromFields(asList(f[0], 'header')),
+    transactions: asList(f[1], 'transactions').map(txFromBody),
+    uncles: asList(f[2], 'uncles').map((u) => headerFromFields(asList(u, 'uncle header'))),
+  };
+  if (f.length === 4) block.withdrawals = asList(f[3], 'withdrawals').map(decodeWithdrawal);
+  return block;
+}
+
+export function encodeBlock(b: Block): Uint8Array {
+  const fields: RlpDecoded[] = [
+    rlpDecode(encodeHeader(b.header)),
+    b.transactions.map(txToBody),
+    b.uncles.map((u) => rlpDecode(encodeHeader(u))),
+  ];
+  if (b.withdrawals !== undefined) fields.push(b.withdrawals.map((w) => rlpDecode(encodeWithdrawal(w))));
+  return rlpEncode(fields as Parameters<typeof rlpEncode>[0]);
+}
+
+export function transactionsRoot(txs: readonly Uint8Array[]): Uint8Array {
+  return orderedTrieRoot(txs);
+}
+
+export function withdrawalsRoot(ws: readonly Withdrawal[]): Uint8Array {
+  return orderedTrieRoot(ws.map(encodeWithdrawal));
+}
+
+export function unclesHash(uncles: readonly Header[]): Uint8Array {
+  return keccak256(rlpEncode(uncles.map((u) => rlpDecode(encodeHeader(u))) as Parameters<typeof rlpEncode>[0]));
+}
+
+/** The transaction hash: keccak of the consensus encoding. */
+export function transactionHash(tx: Uint8Array): Uint8Array {
+  return keccak256(tx);
+}
