@@ -638,8 +638,9 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'db.engine',
     kind: 'enum',
-    values: ['pebble', 'leveldb'],
-    help: 'Backing database implementation',
+    // geth's two engines are accepted as values so the error can say what tern offers instead.
+    values: ['lmdb', 'memory', 'pebble', 'leveldb'],
+    help: "Backing database implementation: lmdb (tern's default) or memory (ephemeral); geth's pebble and leveldb are refused with an error naming these",
     category: CHAIN,
     toml: 'Node.DBEngine',
     implemented: false,

@@ -252,7 +252,7 @@ describe('EXEC_PROGRAM table', () => {
     expect(flag('http.api').values).toEqual(flag('ws.api').values);
     const enums: Record<string, string[]> = {
       'log.format': ['json', 'logfmt', 'terminal'],
-      'db.engine': ['pebble', 'leveldb'],
+      'db.engine': ['lmdb', 'memory', 'pebble', 'leveldb'],
       gcmode: ['full', 'archive'],
       'state.scheme': ['hash', 'path'],
       syncmode: ['snap', 'full'],

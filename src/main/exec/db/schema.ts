@@ -1,0 +1,197 @@
+// The chain database schema: one keyspace, each table a one-byte key prefix (the idea of geth's core/rawdb, not its
+// bytes: tern's canonical-hash table has its own prefix and the metadata keys are prefixed too, so every table is a
+// clean prefix range). Block numbers in keys are 8-byte big-endian, so a table iterates in block order.
+//
+//   'h' number(8) hash(32)          → header RLP
+//   'n' number(8)                   → canonical block hash
+//   'H' hash(32)                    → block number (8 bytes)
+//   'b' number(8) hash(32)          → body RLP (transactions, uncles, withdrawals: geth's Body encoding)
+//   'r' number(8) hash(32)          → receipts RLP (the list, as the block's storage receipts)
+//   'l' txHash(32)                  → transaction lookup: block number(8) ‖ index in block(4)
+//   'a' address(20)                 → flat state: account (encoding owned by the state module)
+//   'o' address(20) slot(32)        → flat state: storage slot value (encoding owned by the state module)
+//   'c' codeHash(32)                → contract code
+//   't' nodeHash(32)                → trie node RLP (hash scheme)
+//   'm' name(utf-8)                 → metadata (schema version, engine, chain config, genesis hash, head markers, ...)
+//
+// Flat state is keyed by plain address (and plain slot), not by their keccak hashes as geth's snapshot is: the
+// executor reads by address with no hashing, storage of one account is one prefix range (self-destruct, dumps), and
+// tern has no snap sync that would deliver state by hash. The trie, which is keyed by hashes, lives in 't'.
+
+import { TernError } from '../../common/errors.js';
+import { DbErrorCode } from './interface.js';
+
+/** Bumped when the layout changes incompatibly; a database with a higher version is refused. */
+export const SCHEMA_VERSION = 1;
+
+export const TablePrefix = {
+  header: 0x68, // 'h'
+  canonicalHash: 0x6e, // 'n'
+  headerNumber: 0x48, // 'H'
+  body: 0x62, // 'b'
+  receipts: 0x72, // 'r'
+  txLookup: 0x6c, // 'l'
+  account: 0x61, // 'a'
+  storage: 0x6f, // 'o'
+  code: 0x63, // 'c'
+  trieNode: 0x74, // 't'
+  meta: 0x6d, // 'm'
+} as const;
+
+/** Metadata entries ('m' + name). */
+export const MetaKey = {
+  /** uint32 big-endian SCHEMA_VERSION of the layout that wrote the database. */
+  schemaVersion: 'SchemaVersion',
+  /** utf-8 name of the engine that wrote the database ('lmdb'). */
+  engine: 'Engine',
+  /** utf-8 JSON of the chain configuration. */
+  chainConfig: 'ChainConfig',
+  /** 32-byte genesis block hash. */
+  genesisHash: 'GenesisHash',
+  /** 32-byte hash of the head header (may be ahead of the head block while headers sync). */
+  headHeader: 'LastHeader',
+  /** 32-byte hash of the head block (the latest fully imported block). */
+  headBlock: 'LastBlock',
+  /** 32-byte hash of the safe block (forkchoice). */
+  safeBlock: 'LastSafe',
+  /** 32-byte hash of the finalized block (forkchoice). */
+  finalizedBlock: 'LastFinalized',
+  /** number(8) ‖ hash(32) of the last block whose state was persisted: where recovery restarts after a crash. */
+  lastPersisted: 'LastPersisted',
+  /** uint64 big-endian number of the oldest block whose transactions are indexed. */
+  txIndexTail: 'TransactionIndexTail',
+} as const;
+
+export type MetaName = (typeof MetaKey)[keyof typeof MetaKey];
+
+export const HASH_LENGTH = 32;
+export const ADDRESS_LENGTH = 20;
+export const NUMBER_LENGTH = 8;
+
+const utf8 = new TextEncoder();
+
+export function checkHash(hash: Uint8Array, what = 'hash'): void {
+  if (!(hash instanceof Uint8Array) || hash.length !== HASH_LENGTH)
+    throw new TernError(DbErrorCode.invalidArgument, `${what} must be ${HASH_LENGTH} bytes`);
+}
+
+export function checkAddress(address: Uint8Array): void {
+  if (!(address instanceof Uint8Array) || address.length !== ADDRESS_LENGTH)
+    throw new TernError(DbErrorCode.invalidArgument, `address must be ${ADDRESS_LENGTH} bytes`);
+}
+
+export function checkNumber(n: number, what = 'block number'): void {
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new TernError(DbErrorCode.invalidArgument, `${what} must be a non-negative safe integer: ${n}`);
+}
+
+/** 8-byte big-endian encoding of a block number. */
+export function encodeNumber(n: number): Uint8Array {
+  checkNumber(n);
+  const out = new Uint8Array(NUMBER_LENGTH);
+  new DataView(out.buffer).setBigUint64(0, BigInt(n));
+  return out;
+}
+
+export function decodeNumber(b: Uint8Array, offset = 0): number {
+  if (b.length < offset + NUMBER_LENGTH)
+    throw new TernError(DbErrorCode.invalidArgument, `stored block number is ${b.length - offset} bytes, not 8`);
+  const v = new DataView(b.buffer, b.byteOffset + offset, NUMBER_LENGTH).getBigUint64(0);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new TernError(DbErrorCode.invalidArgument, `stored block number ${v} exceeds the safe integer range`);
+  return Number(v);
+}
+
+function key(prefix: number, ...parts: Uint8Array[]): Uint8Array {
+  let len = 1;
+  for (const p of parts) len += p.length;
+  const out = new Uint8Array(len);
+  out[0] = prefix;
+  let o = 1;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** 'h' number hash */
+export function headerKey(number: number, hash: Uint8Array): Uint8Array {
+  checkHash(hash);
+  return key(TablePrefix.header, encodeNumber(number), hash);
+}
+
+/** 'h' number: the prefix of every header stored at one height (canonical and side chains). */
+export function headerNumberPrefix(number: number): Uint8Array {
+  return key(TablePrefix.header, encodeNumber(number));
+}
+
+/** 'n' number */
+export function canonicalHashKey(number: number): Uint8Array {
+  return key(TablePrefix.canonicalHash, encodeNumber(number));
+}
+
+/** 'H' hash */
+export function headerNumberKey(hash: Uint8Array): Uint8Array {
+  checkHash(hash);
+  return key(TablePrefix.headerNumber, hash);
+}
+
+/** 'b' number hash */
+export function bodyKey(number: number, hash: Uint8Array): Uint8Array {
+  checkHash(hash);
+  return key(TablePrefix.body, encodeNumber(number), hash);
+}
+
+/** 'r' number hash */
+export function receiptsKey(number: number, hash: Uint8Array): Uint8Array {
+  checkHash(hash);
+  return key(TablePrefix.receipts, encodeNumber(number), hash);
+}
+
+/** 'l' txHash */
+export function txLookupKey(txHash: Uint8Array): Uint8Array {
+  checkHash(txHash, 'transaction hash');
+  return key(TablePrefix.txLookup, txHash);
+}
+
+/** 'a' address */
+export function accountKey(address: Uint8Array): Uint8Array {
+  checkAddress(address);
+  return key(TablePrefix.account, address);
+}
+
+/** 'o' address slot */
+export function storageKey(address: Uint8Array, slot: Uint8Array): Uint8Array {
+  checkAddress(address);
+  checkHash(slot, 'storage slot');
+  return key(TablePrefix.storage, address, slot);
+}
+
+/** 'o' address: the prefix of one account's storage. */
+export function storagePrefix(address: Uint8Array): Uint8Array {
+  checkAddress(address);
+  return key(TablePrefix.storage, address);
+}
+
+/** 'c' codeHash */
+export function codeKey(codeHash: Uint8Array): Uint8Array {
+  checkHash(codeHash, 'code hash');
+  return key(TablePrefix.code, codeHash);
+}
+
+/** 't' nodeHash */
+export function trieNodeKey(nodeHash: Uint8Array): Uint8Array {
+  checkHash(nodeHash, 'trie node hash');
+  return key(TablePrefix.trieNode, nodeHash);
+}
+
+/** 'm' name */
+export function metaKey(name: MetaName): Uint8Array {
+  return key(TablePrefix.meta, utf8.encode(name));
+}
+
+/** The one-byte prefix of a table, for iterating all of it. */
+export function tablePrefix(prefix: number): Uint8Array {
+  return Uint8Array.of(prefix);
+}
