@@ -1,0 +1,68 @@
+// Transactions as eth_getTransactionByHash returns them (geth's RPCTransaction): fields by type, the effective
+// gas price for mined 1559-style transactions, and the block position when the transaction is mined.
+import type { DecodedTx } from './decode.js';
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const qty = (n: bigint | number) => `0x${n.toString(16)}`;
+
+export interface TxPosition {
+  blockHash: Uint8Array;
+  blockNumber: bigint;
+  index: number;
+  /** The block's base fee: a mined dynamic-fee transaction reports its effective gas price. */
+  baseFee: bigint | undefined;
+}
+
+export function txToJson(tx: DecodedTx, from: Uint8Array, at?: TxPosition): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    blockHash: at ? hex(at.blockHash) : null,
+    blockNumber: at ? qty(at.blockNumber) : null,
+    from: hex(from),
+    gas: qty(tx.gasLimit),
+  };
+  if (tx.type === 0 || tx.type === 1) {
+    out.gasPrice = qty(tx.gasPrice ?? 0n);
+  } else {
+    const cap = tx.maxFeePerGas ?? 0n;
+    const tip = tx.maxPriorityFeePerGas ?? 0n;
+    const price = at && at.baseFee !== undefined ? (at.baseFee + tip < cap ? at.baseFee + tip : cap) : cap;
+    out.gasPrice = qty(price);
+    out.maxFeePerGas = qty(cap);
+    out.maxPriorityFeePerGas = qty(tip);
+    if (tx.type === 3) out.maxFeePerBlobGas = qty(tx.maxFeePerBlobGas ?? 0n);
+  }
+  out.hash = hex(tx.hash);
+  out.input = hex(tx.data);
+  out.nonce = qty(tx.nonce);
+  out.to = tx.to ? hex(tx.to.bytes) : null;
+  out.transactionIndex = at ? qty(at.index) : null;
+  out.value = qty(tx.value);
+  out.type = qty(tx.type);
+  if (tx.type !== 0) {
+    out.accessList = (tx.accessList ?? []).map(([address, keys]) => ({
+      address: hex(address),
+      storageKeys: keys.map(hex),
+    }));
+  }
+  if (tx.chainId !== undefined) out.chainId = qty(tx.chainId);
+  if (tx.type === 3) out.blobVersionedHashes = tx.blobVersionedHashes ?? [];
+  if (tx.type === 4) {
+    out.authorizationList = (tx.authorizationList ?? []).map((a) => ({
+      chainId: qty(bytesToQty(a[0])),
+      address: hex(a[1] as Uint8Array),
+      nonce: qty(bytesToQty(a[2])),
+      yParity: qty(bytesToQty(a[3])),
+      r: qty(bytesToQty(a[4])),
+      s: qty(bytesToQty(a[5])),
+    }));
+  }
+  out.v = qty(tx.v);
+  out.r = qty(tx.r);
+  out.s = qty(tx.s);
+  if (tx.type !== 0) out.yParity = qty(tx.v);
+  return out;
+}
+
+function bytesToQty(b: Uint8Array | undefined): bigint {
+  return b === undefined || b.length === 0 ? 0n : BigInt(hex(b));
+}
