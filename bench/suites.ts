@@ -3,5 +3,6 @@ import { keccakSuite } from './keccak.js';
 import { loggerSuite } from './logger.js';
 import { poolSuite } from './pool.js';
 import type { BenchSuite } from './suite.js';
+import { trieSuite } from './trie.js';
 
-export const SUITES: BenchSuite[] = [keccakSuite, poolSuite, loggerSuite];
+export const SUITES: BenchSuite[] = [keccakSuite, poolSuite, loggerSuite, trieSuite];

@@ -4,6 +4,8 @@
 
 pub mod keccak;
 mod napi;
+pub mod rlp;
+pub mod trie;
 
 use std::ffi::CStr;
 use std::ptr;
@@ -13,6 +15,7 @@ use napi::{napi_callback_info, napi_env, napi_value, throw_type_error};
 
 const ERR_INVALID_ARG_TYPE: &CStr = c"ERR_INVALID_ARG_TYPE";
 const ERR_INVALID_ARG_VALUE: &CStr = c"ERR_INVALID_ARG_VALUE";
+const ERR_OUT_OF_RANGE: &CStr = c"ERR_OUT_OF_RANGE";
 
 /// `keccak256(data: Uint8Array): Buffer` — the 32-byte digest.
 unsafe extern "C" fn js_keccak256(env: napi_env, info: napi_callback_info) -> napi_value {
@@ -96,9 +99,13 @@ unsafe extern "C" fn js_keccak256_packed(env: napi_env, info: napi_callback_info
 }
 
 fn offsets_message(err: keccak::OffsetsError) -> String {
+    packed_message("keccak256Packed", "offsets", err)
+}
+
+fn packed_message(func: &str, name: &str, err: keccak::OffsetsError) -> String {
     match err {
         keccak::OffsetsError::Decreasing { index } => format!(
-            "keccak256Packed: offsets must not decrease (offsets[{index}] < offsets[{}])",
+            "{func}: {name} must not decrease ({name}[{index}] < {name}[{}])",
             index - 1
         ),
         keccak::OffsetsError::OutOfRange {
@@ -106,9 +113,132 @@ fn offsets_message(err: keccak::OffsetsError) -> String {
             offset,
             data_len,
         } => format!(
-            "keccak256Packed: offsets[{index}] = {offset} is past the end of data (length {data_len})"
+            "{func}: {name}[{index}] = {offset} is past the end of data (length {data_len})"
         ),
     }
+}
+
+/// Reads one packed argument pair (a Uint8Array and its Uint32Array offsets) into slices, or throws naming it.
+///
+/// # Safety
+/// `env` and the values must belong to the running callback; the slices must not outlive it.
+unsafe fn packed_arg<'a>(
+    env: napi_env,
+    func: &str,
+    names: (&str, &str),
+    data_arg: napi_value,
+    offsets_arg: napi_value,
+) -> Option<Vec<&'a [u8]>> {
+    let Some(data) = (unsafe { napi::u8_slice(env, data_arg) }) else {
+        let msg = format!("{func}: {} must be a Uint8Array", names.0);
+        unsafe { throw_type_error(env, ERR_INVALID_ARG_TYPE, &msg) };
+        return None;
+    };
+    let Some(offsets) = (unsafe { napi::u32_slice(env, offsets_arg) }) else {
+        let msg = format!("{func}: {} must be a Uint32Array", names.1);
+        unsafe { throw_type_error(env, ERR_INVALID_ARG_TYPE, &msg) };
+        return None;
+    };
+    if let Err(err) = keccak::check_offsets(offsets, data.len()) {
+        let msg = packed_message(func, names.1, err);
+        unsafe { throw_type_error(env, ERR_INVALID_ARG_VALUE, &msg) };
+        return None;
+    }
+    Some(trie::unpack(data, offsets))
+}
+
+/// Returns a 32-byte root as a new Buffer.
+///
+/// # Safety
+/// `env` must be the running callback's env.
+unsafe fn root_buffer(env: napi_env, root: &[u8; 32]) -> napi_value {
+    let Some((result, out)) = (unsafe { napi::create_buffer(env, root.len()) }) else {
+        return ptr::null_mut();
+    };
+    out.copy_from_slice(root);
+    result
+}
+
+/// A root over parallel key and value slices, None when a key is too long for it.
+type RootFn = fn(&[&[u8]], &[&[u8]]) -> Option<[u8; 32]>;
+
+/// Shared body of `trieRoot` and `secureTrieRoot`: (keys, keyOffsets, values, valueOffsets) -> 32-byte root.
+///
+/// # Safety
+/// `env` and `info` must be the values Node passed to the running callback.
+unsafe fn keyed_root(
+    env: napi_env,
+    info: napi_callback_info,
+    func: &str,
+    root: RootFn,
+) -> napi_value {
+    let Some([keys_arg, key_offsets_arg, values_arg, value_offsets_arg]) =
+        (unsafe { napi::args::<4>(env, info) })
+    else {
+        return ptr::null_mut();
+    };
+    let names = ("keys", "keyOffsets");
+    let Some(keys) = (unsafe { packed_arg(env, func, names, keys_arg, key_offsets_arg) }) else {
+        return ptr::null_mut();
+    };
+    let names = ("values", "valueOffsets");
+    let Some(values) = (unsafe { packed_arg(env, func, names, values_arg, value_offsets_arg) })
+    else {
+        return ptr::null_mut();
+    };
+    if keys.len() != values.len() {
+        let msg = format!(
+            "{func}: {} keys but {} values (keyOffsets and valueOffsets must have the same length)",
+            keys.len(),
+            values.len()
+        );
+        return unsafe { throw_type_error(env, ERR_INVALID_ARG_VALUE, &msg) };
+    }
+    match root(&keys, &values) {
+        Some(r) => unsafe { root_buffer(env, &r) },
+        None => {
+            let max = trie::MAX_KEY_LEN;
+            let msg =
+                format!("{func}: keys must be at most {max} bytes (the recursion depth bound)");
+            unsafe { napi::throw_range_error(env, ERR_OUT_OF_RANGE, &msg) }
+        }
+    }
+}
+
+/// `trieRoot(keys, keyOffsets, values, valueOffsets): Buffer` — the Merkle-Patricia root of the packed entries.
+unsafe extern "C" fn js_trie_root(env: napi_env, info: napi_callback_info) -> napi_value {
+    unsafe { keyed_root(env, info, "trieRoot", checked_trie_root) }
+}
+
+/// [`trie::trie_root`], or None when a key is longer than [`trie::MAX_KEY_LEN`].
+fn checked_trie_root(keys: &[&[u8]], values: &[&[u8]]) -> Option<[u8; 32]> {
+    if keys.iter().any(|k| k.len() > trie::MAX_KEY_LEN) {
+        return None;
+    }
+    Some(trie::trie_root(keys, values))
+}
+
+/// [`trie::secure_trie_root`]: hashed keys have no length limit.
+fn any_secure_trie_root(keys: &[&[u8]], values: &[&[u8]]) -> Option<[u8; 32]> {
+    Some(trie::secure_trie_root(keys, values))
+}
+
+/// `secureTrieRoot(keys, keyOffsets, values, valueOffsets): Buffer` — as trieRoot with keccak-256 keys.
+unsafe extern "C" fn js_secure_trie_root(env: napi_env, info: napi_callback_info) -> napi_value {
+    unsafe { keyed_root(env, info, "secureTrieRoot", any_secure_trie_root) }
+}
+
+/// `orderedTrieRoot(values, valueOffsets): Buffer` — root of the trie holding value i under RLP(i).
+unsafe extern "C" fn js_ordered_trie_root(env: napi_env, info: napi_callback_info) -> napi_value {
+    let Some([values_arg, offsets_arg]) = (unsafe { napi::args::<2>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    let func = "orderedTrieRoot";
+    let names = ("values", "valueOffsets");
+    let Some(values) = (unsafe { packed_arg(env, func, names, values_arg, offsets_arg) }) else {
+        return ptr::null_mut();
+    };
+    unsafe { root_buffer(env, &trie::ordered_trie_root(&values)) }
 }
 
 /// Node-API version this module needs (8 is what Node 20 guarantees); Node reads it before registering.
@@ -127,6 +257,9 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
         napi::export_function(env, exports, c"keccak256", js_keccak256)
             && napi::export_function(env, exports, c"keccak256Scratch", js_keccak256_scratch)
             && napi::export_function(env, exports, c"keccak256Packed", js_keccak256_packed)
+            && napi::export_function(env, exports, c"trieRoot", js_trie_root)
+            && napi::export_function(env, exports, c"secureTrieRoot", js_secure_trie_root)
+            && napi::export_function(env, exports, c"orderedTrieRoot", js_ordered_trie_root)
     };
     if !ok {
         let msg = "tern_native: could not register exports";

@@ -79,6 +79,11 @@ unsafe extern "C" {
         code: *const c_char,
         msg: *const c_char,
     ) -> napi_status;
+    pub fn napi_throw_range_error(
+        env: napi_env,
+        code: *const c_char,
+        msg: *const c_char,
+    ) -> napi_status;
     pub fn napi_is_exception_pending(env: napi_env, result: *mut bool) -> napi_status;
 }
 
@@ -227,6 +232,16 @@ fn c_message(msg: &str) -> CString {
 pub unsafe fn throw_type_error(env: napi_env, code: &CStr, msg: &str) -> napi_value {
     let msg = c_message(msg);
     unsafe { napi_throw_type_error(env, code.as_ptr(), msg.as_ptr()) };
+    ptr::null_mut()
+}
+
+/// Throws a JS `RangeError` with an error code; returns the null `napi_value` a callback then returns.
+///
+/// # Safety
+/// `env` must be the running callback's env.
+pub unsafe fn throw_range_error(env: napi_env, code: &CStr, msg: &str) -> napi_value {
+    let msg = c_message(msg);
+    unsafe { napi_throw_range_error(env, code.as_ptr(), msg.as_ptr()) };
     ptr::null_mut()
 }
 

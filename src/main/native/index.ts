@@ -16,12 +16,29 @@ export interface NativeBinding {
   keccak256Scratch(scratch: Uint8Array, len: number): void;
   /** keccak-256 of data[offsets[i], offsets[i+1]) for each i, 32 bytes each; TypeError on bad offsets. */
   keccak256Packed(data: Uint8Array, offsets: Uint32Array): Uint8Array;
+  /**
+   * Merkle-Patricia root (32 bytes) of key i = keys[keyOffsets[i], keyOffsets[i+1]) holding the value packed the
+   * same way; any order, the later of equal keys wins, empty values are absent. TypeError on bad offsets,
+   * RangeError (ERR_OUT_OF_RANGE) for a key over 256 bytes.
+   */
+  trieRoot(keys: Uint8Array, keyOffsets: Uint32Array, values: Uint8Array, valueOffsets: Uint32Array): Uint8Array;
+  /** {@link trieRoot} with each key replaced by its keccak-256 first. */
+  secureTrieRoot(keys: Uint8Array, keyOffsets: Uint32Array, values: Uint8Array, valueOffsets: Uint32Array): Uint8Array;
+  /** Root of the trie holding value i under key RLP(i). */
+  orderedTrieRoot(values: Uint8Array, valueOffsets: Uint32Array): Uint8Array;
 }
 
 export type NativeFunctionName = keyof NativeBinding;
 
 /** Every function the binding should have; each one missing from a stale build falls back to JS on its own. */
-export const NATIVE_FUNCTIONS: readonly NativeFunctionName[] = ['keccak256', 'keccak256Scratch', 'keccak256Packed'];
+export const NATIVE_FUNCTIONS: readonly NativeFunctionName[] = [
+  'keccak256',
+  'keccak256Scratch',
+  'keccak256Packed',
+  'trieRoot',
+  'secureTrieRoot',
+  'orderedTrieRoot',
+];
 
 export interface NativeStatus {
   loaded: boolean;

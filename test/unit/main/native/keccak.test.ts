@@ -277,7 +277,16 @@ describe('native module status', () => {
   it('reports where it looked and which implementation each function uses', () => {
     const status = nativeStatus();
     expect(status.path).toMatch(/native[/\\]tern_native\.node$/);
-    expect(Object.keys(status.functions).sort()).toEqual(['keccak256', 'keccak256Packed', 'keccak256Scratch']);
+    expect(Object.keys(status.functions).sort()).toEqual(
+      expect.arrayContaining([
+        'keccak256',
+        'keccak256Packed',
+        'keccak256Scratch',
+        'orderedTrieRoot',
+        'secureTrieRoot',
+        'trieRoot',
+      ]),
+    );
     const want = status.loaded ? 'native' : 'js';
     for (const impl of Object.values(status.functions)) expect(impl).toBe(want);
     if (!status.loaded) expect(status.error).toBeTypeOf('string');
