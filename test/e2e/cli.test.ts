@@ -82,9 +82,9 @@ describe('bad values of every kind', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not supported yet: --p2p\.static/);
-    const i = run('tern-exec', ['init', 'genesis.json']);
+    const i = run('tern-exec', ['export', 'chain.rlp']);
     expect(i.code).toBe(2);
-    expect(i.stderr).toMatch(/not supported yet: the init command/);
+    expect(i.stderr).toMatch(/not supported yet: the export command/);
   });
 
   it('names a malformed JWT secret file', () => {
@@ -164,5 +164,37 @@ describe('lifecycle', () => {
     const r = await startAndStop('tern-exec', [], work);
     expect(r.code).toBe(0);
     expect(r.ms).toBeLessThan(5000);
+  });
+});
+
+describe('tern-exec init', () => {
+  const genesisFile = join(ROOT, '..', 'shared', 'fixtures', 'execution-apis', 'tests', 'genesis.json');
+
+  it('writes the genesis, is idempotent, and refuses a different genesis in the same datadir', () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'tern-init-'));
+    const first = run('tern-exec', ['init', `--datadir=${datadir}`, genesisFile]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(
+      /Successfully wrote genesis state.*hash=0x414c637788e37e9f65ed2c6ee962d32aeea39722ad50ee764e712fabebd69118/,
+    );
+    expect(existsSync(join(datadir, 'chaindata'))).toBe(true);
+    expect(run('tern-exec', ['init', `--datadir=${datadir}`, genesisFile]).stderr).toMatch(
+      /Genesis already in the database/,
+    );
+    const other = join(datadir, 'other.json');
+    writeFileSync(other, JSON.stringify({ config: { chainId: 1 }, extraData: '0x01' }));
+    const clash = run('tern-exec', ['init', `--datadir=${datadir}`, other]);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toMatch(/different genesis/);
+  });
+
+  it('names a bad genesis file', () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'tern-init-'));
+    const bad = join(datadir, 'bad.json');
+    writeFileSync(bad, '{"config":{"chainId":1},"gasLimit":"lots"}');
+    const r = run('tern-exec', ['init', `--datadir=${datadir}`, bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`genesis file ${bad}: genesis: gasLimit is invalid`);
+    expect(run('tern-exec', ['init', `--datadir=${datadir}`, join(datadir, 'nope.json')]).stderr).toMatch(/ENOENT/);
   });
 });

@@ -606,7 +606,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Data directory for the databases and keystore',
     category: CHAIN,
     toml: 'Node.DataDir',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'datadir.ancient',
@@ -615,7 +615,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Root directory of ancient data',
     category: CHAIN,
     toml: 'Eth.DatabaseFreezer',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'datadir.era',
@@ -643,7 +643,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: "Backing database implementation: lmdb (tern's default) or memory (ephemeral); geth's pebble and leveldb are refused with an error naming these",
     category: CHAIN,
     toml: 'Node.DBEngine',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'eth.requiredblocks',
@@ -1709,7 +1709,7 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
     name: 'init',
     args: '<genesis.json>',
     help: 'Write the genesis block and initialise the database',
-    implemented: false,
+    implemented: true,
     minArgs: 1,
     maxArgs: 1,
   },

@@ -23,8 +23,11 @@ export interface ProgramHooks {
   readonly loggerOptions: (settings: Settings) => LoggerOptions;
   /** Sub-commands that only print (dumpconfig) run before anything starts; return the text to print. */
   readonly printCommand?: (settings: Settings) => string | undefined;
-  /** Starts the program; returns when it is up. Long-running work registers stop hooks on the lifecycle. */
-  readonly start: (ctx: ProgramContext) => Promise<void>;
+  /**
+   * Starts the program; returns when it is up. Long-running work registers stop hooks on the lifecycle. A
+   * sub-command that runs to completion (init, import, export) returns 'done': the program then stops cleanly.
+   */
+  readonly start: (ctx: ProgramContext) => Promise<void | 'done'>;
 }
 
 export interface ProcessIo {
@@ -71,7 +74,10 @@ export async function runProgram(hooks: ProgramHooks, io: ProcessIo): Promise<nu
   const lifecycle = new Lifecycle(log.logger.child('lifecycle'));
   lifecycle.onStop('logger', () => log.close());
   try {
-    await hooks.start({ settings, log, lifecycle });
+    if ((await hooks.start({ settings, log, lifecycle })) === 'done') {
+      await lifecycle.stop('command finished');
+      return 0;
+    }
   } catch (err) {
     const usage = err instanceof TernError && err.code === 'USAGE';
     if (!usage) log.logger.error('Startup failed', { err: err instanceof Error ? err.message : String(err) });

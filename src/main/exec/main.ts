@@ -7,6 +7,7 @@ import { dumpTomlConfig, loadTomlConfig } from '../cli/toml.js';
 import { type LogFormat, type LoggerOptions, levelFromVerbosity, parseVmodule } from '../common/logger/index.js';
 import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
+import { runInit } from './cmd/init.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
 const NOT_BUILT_DEFAULT_ON = ['chain database', 'authenticated Engine API (--authrpc.*)', 'IPC server', 'P2P'];
@@ -37,7 +38,9 @@ function loggerOptions(settings: Settings): LoggerOptions {
   };
 }
 
-async function startExec({ log }: ProgramContext): Promise<void> {
+async function startExec(ctx: ProgramContext): Promise<void | 'done'> {
+  if (ctx.settings.subcommand?.name === 'init') return runInit(ctx);
+  const { log } = ctx;
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
   const native = nativeStatus();

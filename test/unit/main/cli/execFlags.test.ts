@@ -9,7 +9,6 @@ import { formatValue, parseValue } from '../../../../src/main/cli/values.js';
 
 const FLAGS = EXEC_PROGRAM.flags;
 const META_WITHOUT_TOML = ['help', 'version', 'config', 'header', 'exec', 'jspath', 'preload'];
-const IMPLEMENTED = ['help', 'version', 'config', 'verbosity'];
 
 function flag(name: string): FlagSpec {
   const spec = FLAGS.find((f) => f.name === name);
@@ -159,13 +158,6 @@ describe('EXEC_PROGRAM table', () => {
     }
   });
 
-  it('marks only help, version, config, verbosity and log.* as implemented', () => {
-    for (const f of FLAGS) {
-      const want = IMPLEMENTED.includes(f.name) || f.name.startsWith('log.');
-      expect(f.implemented, f.name).toBe(want);
-    }
-  });
-
   it('marks only header-like flags repeatable', () => {
     for (const f of FLAGS) {
       const want = f.kind === 'header' || f.kind === 'keyValue';
@@ -284,17 +276,15 @@ describe('EXEC_PROGRAM table', () => {
 
 describe('EXEC_PROGRAM sub-commands', () => {
   it('lists the sub-commands with their arity', () => {
-    const arity = Object.fromEntries(
-      EXEC_PROGRAM.subcommands.map((s) => [s.name, [s.minArgs, s.maxArgs, s.implemented]]),
-    );
+    const arity = Object.fromEntries(EXEC_PROGRAM.subcommands.map((s) => [s.name, [s.minArgs, s.maxArgs]]));
     expect(arity).toEqual({
-      init: [1, 1, false],
-      import: [1, Number.POSITIVE_INFINITY, false],
-      export: [1, 3, false],
-      dumpconfig: [0, 0, true],
-      console: [0, 0, false],
-      attach: [0, 1, false],
-      'execute-witness': [1, 1, false],
+      init: [1, 1],
+      import: [1, Number.POSITIVE_INFINITY],
+      export: [1, 3],
+      dumpconfig: [0, 0],
+      console: [0, 0],
+      attach: [0, 1],
+      'execute-witness': [1, 1],
     });
     const args = Object.fromEntries(EXEC_PROGRAM.subcommands.map((s) => [s.name, s.args]));
     expect(args.init).toBe('<genesis.json>');
