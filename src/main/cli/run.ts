@@ -80,8 +80,8 @@ export async function runProgram(hooks: ProgramHooks, io: ProcessIo): Promise<nu
     }
   } catch (err) {
     const usage = err instanceof TernError && err.code === 'USAGE';
-    if (!usage) log.logger.error('Startup failed', { err: err instanceof Error ? err.message : String(err) });
-    await lifecycle.stop('startup failed');
+    if (!usage) log.logger.error('Failed', { err: err instanceof Error ? err.message : String(err) });
+    await lifecycle.stop('failed');
     return reportStartupError(name, err, io, usage ? 2 : 1);
   }
   return lifecycle;
@@ -91,6 +91,10 @@ function reportStartupError(name: string, err: unknown, io: ProcessIo, code?: nu
   if (err instanceof TernError && err.code === 'USAGE') {
     io.stderr(`${name}: ${err.message}\nRun '${name} --help' for usage.\n`);
     return code ?? 2;
+  }
+  if (err instanceof TernError && err.code === 'REPORTED') {
+    io.stderr(`${name}: ${err.message}\n`);
+    return code ?? 1;
   }
   // Anything else is a fault of ours, not of the input: keep the stack for the bug report.
   io.stderr(`${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -48,3 +48,11 @@ export class UsageError extends TernError {
     this.name = 'UsageError';
   }
 }
+
+/** A failure the operator should read as one line (an invalid block in an import file): exit status 1, no stack. */
+export class ReportedError extends TernError {
+  constructor(message: string, cause?: unknown) {
+    super('REPORTED', message, cause === undefined ? {} : { cause });
+    this.name = 'ReportedError';
+  }
+}

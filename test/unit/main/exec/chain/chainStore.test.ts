@@ -51,6 +51,8 @@ describe('ChainStore genesis', () => {
     dbs.push(db);
     const store = new ChainStore(db);
     await store.initGenesis(parseGenesis(GENESIS));
-    await expect(store.initGenesis(parseGenesis({ ...GENESIS, extraData: '0x01' }))).rejects.toThrow(/different genesis/);
+    await expect(store.initGenesis(parseGenesis({ ...GENESIS, extraData: '0x01' }))).rejects.toThrow(
+      /different genesis/,
+    );
   });
 });
