@@ -198,3 +198,46 @@ describe('tern-exec init', () => {
     expect(run('tern-exec', ['init', `--datadir=${datadir}`, join(datadir, 'nope.json')]).stderr).toMatch(/ENOENT/);
   });
 });
+
+describe('tern-exec import', () => {
+  const fixtures = join(ROOT, '..', 'shared', 'fixtures', 'execution-apis', 'tests');
+
+  it('imports a chain, reports progress, skips known blocks on a second run', () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'tern-import-'));
+    expect(run('tern-exec', ['init', `--datadir=${datadir}`, join(fixtures, 'genesis.json')]).code).toBe(0);
+    const r = run('tern-exec', ['import', `--datadir=${datadir}`, join(fixtures, 'chain.rlp')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Import done.*blocks=20 .*head=20 .*mgas\/s=/);
+    const again = run('tern-exec', ['import', `--datadir=${datadir}`, join(fixtures, 'chain.rlp')]);
+    expect(again.stderr).toMatch(/Import done.*blocks=0 skipped=20/);
+  });
+
+  it('stops at an invalid block with its number and reason, keeping the blocks before it', async () => {
+    const { decodeBlock, encodeBlock } = await import('../../src/main/primitives/block/block.js');
+    const { rlpItems } = await import('../../src/main/primitives/rlpStream.js');
+    const blocks = [...rlpItems(readFileSync(join(fixtures, 'chain.rlp')))].map(decodeBlock);
+    const bad = blocks[4] as (typeof blocks)[number];
+    bad.header.gasUsed += 1n;
+    const file = join(work, 'bad-chain.rlp');
+    writeFileSync(file, Buffer.concat(blocks.slice(0, 6).map((b) => encodeBlock(b))));
+    const datadir = mkdtempSync(join(tmpdir(), 'tern-import-'));
+    run('tern-exec', ['init', `--datadir=${datadir}`, join(fixtures, 'genesis.json')]);
+    const r = run('tern-exec', ['import', `--datadir=${datadir}`, file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /tern-exec: import of .*bad-chain\.rlp stopped at block #5 of the file: block 5 .* is invalid: /,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at .*:\d+:\d+\)?\n/);
+    // The four good blocks stay: importing the good file again skips them.
+    const good = join(work, 'good-chain.rlp');
+    writeFileSync(good, readFileSync(join(fixtures, 'chain.rlp')));
+    expect(run('tern-exec', ['import', `--datadir=${datadir}`, good]).stderr).toMatch(/blocks=16 skipped=4/);
+  });
+
+  it('refuses to import into a datadir without a genesis', () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'tern-import-'));
+    const r = run('tern-exec', ['import', `--datadir=${datadir}`, join(fixtures, 'chain.rlp')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/run `tern-exec init <genesis.json>` first/);
+  });
+});

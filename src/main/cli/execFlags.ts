@@ -1717,7 +1717,7 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
     name: 'import',
     args: '<file.rlp>...',
     help: 'Import blocks from RLP-encoded files',
-    implemented: false,
+    implemented: true,
     minArgs: 1,
     maxArgs: Number.POSITIVE_INFINITY,
   },

@@ -7,6 +7,7 @@ import { dumpTomlConfig, loadTomlConfig } from '../cli/toml.js';
 import { type LogFormat, type LoggerOptions, levelFromVerbosity, parseVmodule } from '../common/logger/index.js';
 import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
+import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
@@ -40,6 +41,7 @@ function loggerOptions(settings: Settings): LoggerOptions {
 
 async function startExec(ctx: ProgramContext): Promise<void | 'done'> {
   if (ctx.settings.subcommand?.name === 'init') return runInit(ctx);
+  if (ctx.settings.subcommand?.name === 'import') return runImport(ctx);
   const { log } = ctx;
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
