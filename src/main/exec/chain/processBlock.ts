@@ -4,11 +4,12 @@
 // EIP-7685 request system calls are not applied yet.
 import { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
+import { keccak256 } from '../../native/keccak.js';
 import type { Block } from '../../primitives/block/block.js';
 import { blobParamsAt, type ChainConfig, hardforkAt } from '../../primitives/chainConfig.js';
 import { logsBloom, orBloom } from '../../primitives/receipt/bloom.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
-import { decodeTransaction } from '../../primitives/tx/decode.js';
+import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
 import { type BlockEnv, createBlockEnv } from '../evm/env.js';
 import type { Executor } from '../evm/transition.js';
 import { applyTransaction } from '../evm/transition.js';
@@ -22,6 +23,7 @@ export const SYSTEM_ADDRESS = new Address(
 );
 const SYSTEM_CALL_GAS = 30_000_000n;
 const GWEI = 1_000_000_000n;
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export interface BlockOutcome {
   receipts: Receipt[];
@@ -97,15 +99,18 @@ export async function processBlock(input: ProcessBlockInput): Promise<BlockOutco
   const receipts: Receipt[] = [];
   const bloom = new Uint8Array(256);
   for (let i = 0; i < block.transactions.length; i++) {
-    const tx = decodeTransaction(block.transactions[i] as Uint8Array);
+    const raw = block.transactions[i] as Uint8Array;
+    let tx: DecodedTx;
     let result: Awaited<ReturnType<typeof applyTransaction>>;
     try {
+      tx = decodeTransaction(raw);
       result = await applyTransaction(ctx, tx, new Address(input.senders[i] as Uint8Array));
     } catch (err) {
       if (err instanceof TernError) {
+        // The rule's code stays in the message (consensus tests and logs tell the reasons apart by it).
         throw new TernError(
           'BLOCK_INVALID_TX',
-          `invalid transaction ${i} (0x${Buffer.from(tx.hash).toString('hex')}): ${err.message}`,
+          `invalid transaction ${i} (${hex(keccak256(raw))}): ${err.code}: ${err.message}`,
         );
       }
       throw err;

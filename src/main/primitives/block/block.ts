@@ -42,11 +42,18 @@ function decodeWithdrawal(item: RlpDecoded): Withdrawal {
   const address = asBytes(f[2], 'withdrawal address');
   if (address.length !== 20) throw new TernError('BLOCK_INVALID', 'withdrawal address is not 20 bytes');
   return {
-    index: bytesToBigint(asBytes(f[0], 'withdrawal index')),
-    validatorIndex: bytesToBigint(asBytes(f[1], 'withdrawal validator index')),
+    index: uint64(f[0], 'withdrawal index'),
+    validatorIndex: uint64(f[1], 'withdrawal validator index'),
     address,
-    amount: bytesToBigint(asBytes(f[3], 'withdrawal amount')),
+    amount: uint64(f[3], 'withdrawal amount'),
   };
+}
+
+/** A withdrawal's numbers are uint64 (EIP-4895): a longer integer is a decoding error, as in geth. */
+function uint64(item: RlpDecoded | undefined, what: string): bigint {
+  const b = asBytes(item, what);
+  if (b.length > 8) throw new TernError('BLOCK_INVALID', `${what}: ${b.length} bytes overflow uint64`);
+  return bytesToBigint(b, what);
 }
 
 export function decodeBlock(raw: Uint8Array): Block {

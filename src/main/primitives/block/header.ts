@@ -93,6 +93,12 @@ export function headerFromFields(f: ReturnType<typeof asList>): Header {
   }
   const b = (i: number, what: string) => asBytes(f[i], `header ${what}`);
   const n = (i: number, what: string) => bytesToBigint(b(i, what), `header ${what}`);
+  /** The fields geth's header holds as uint64: more than 8 bytes is a decoding error there, and here. */
+  const u64 = (i: number, what: string) => {
+    const item = b(i, what);
+    if (item.length > 8) throw new TernError('HEADER_INVALID', `header ${what}: ${item.length} bytes overflow uint64`);
+    return bytesToBigint(item, `header ${what}`);
+  };
   const h: Header = {
     parentHash: fixed(b(0, 'parentHash'), 32, 'parentHash'),
     uncleHash: fixed(b(1, 'uncleHash'), 32, 'uncleHash'),
@@ -103,17 +109,17 @@ export function headerFromFields(f: ReturnType<typeof asList>): Header {
     logsBloom: fixed(b(6, 'logsBloom'), 256, 'logsBloom'),
     difficulty: n(7, 'difficulty'),
     number: n(8, 'number'),
-    gasLimit: n(9, 'gasLimit'),
-    gasUsed: n(10, 'gasUsed'),
-    timestamp: n(11, 'timestamp'),
+    gasLimit: u64(9, 'gasLimit'),
+    gasUsed: u64(10, 'gasUsed'),
+    timestamp: u64(11, 'timestamp'),
     extraData: b(12, 'extraData'),
     mixHash: fixed(b(13, 'mixHash'), 32, 'mixHash'),
     nonce: fixed(b(14, 'nonce'), 8, 'nonce'),
   };
   if (f.length > 15) h.baseFeePerGas = n(15, 'baseFeePerGas');
   if (f.length > 16) h.withdrawalsRoot = fixed(b(16, 'withdrawalsRoot'), 32, 'withdrawalsRoot');
-  if (f.length > 17) h.blobGasUsed = n(17, 'blobGasUsed');
-  if (f.length > 18) h.excessBlobGas = n(18, 'excessBlobGas');
+  if (f.length > 17) h.blobGasUsed = u64(17, 'blobGasUsed');
+  if (f.length > 18) h.excessBlobGas = u64(18, 'excessBlobGas');
   if (f.length > 19) h.parentBeaconBlockRoot = fixed(b(19, 'parentBeaconBlockRoot'), 32, 'parentBeaconBlockRoot');
   if (f.length > 20) h.requestsHash = fixed(b(20, 'requestsHash'), 32, 'requestsHash');
   return h;
