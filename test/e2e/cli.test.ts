@@ -160,10 +160,29 @@ describe('lifecycle', () => {
     expect(again.output).toMatch(/Loaded P2P identity key/);
   });
 
-  it('tern-exec stops on SIGTERM with exit 0 in under 5 s', async () => {
-    const r = await startAndStop('tern-exec', [], work);
+  it('tern-exec serves its chain, closes listeners and database on SIGTERM, exit 0 in under 5 s', async () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'tern-exec-run-'));
+    const genesis = join(ROOT, '..', 'shared', 'fixtures', 'execution-apis', 'tests', 'genesis.json');
+    expect(run('tern-exec', ['init', `--datadir=${datadir}`, genesis]).code).toBe(0);
+    const r = await startAndStop(
+      'tern-exec',
+      [`--datadir=${datadir}`, '--http', '--http.port=0', '--ws', '--ws.port=0'],
+      work,
+    );
     expect(r.code).toBe(0);
     expect(r.ms).toBeLessThan(5000);
+    expect(existsSync(join(datadir, 'tern-exec.ipc'))).toBe(false);
+    // The database was closed cleanly: it opens again.
+    expect(run('tern-exec', ['init', `--datadir=${datadir}`, genesis]).stderr).toMatch(
+      /Genesis already in the database/,
+    );
+  });
+
+  it('tern-exec without a genesis in its datadir says to run init', () => {
+    const datadir = mkdtempSync(join(tmpdir(), 'tern-exec-run-'));
+    const r = run('tern-exec', [`--datadir=${datadir}`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/init/);
   });
 });
 

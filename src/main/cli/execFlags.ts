@@ -330,7 +330,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Enable the HTTP-RPC server',
     category: RPC,
     toml: 'Tern.HTTPEnabled',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'http.addr',
@@ -339,7 +339,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'HTTP-RPC server listening interface',
     category: RPC,
     toml: 'Node.HTTPHost',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'http.port',
@@ -348,7 +348,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'HTTP-RPC server listening port',
     category: RPC,
     toml: 'Node.HTTPPort',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'http.api',
@@ -357,7 +357,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'APIs offered over the HTTP-RPC interface (comma-separated, e.g. eth,net,web3)',
     category: RPC,
     toml: 'Node.HTTPModules',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'http.corsdomain',
@@ -365,7 +365,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated domains from which to accept cross-origin requests (browser enforced)',
     category: RPC,
     toml: 'Node.HTTPCors',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'http.vhosts',
@@ -374,7 +374,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated virtual hostnames accepted by the HTTP-RPC server (server enforced; * accepts all)',
     category: RPC,
     toml: 'Node.HTTPVirtualHosts',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'http.rpcprefix',
@@ -382,7 +382,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'HTTP path prefix on which JSON-RPC is served; use / to serve on all paths',
     category: RPC,
     toml: 'Node.HTTPPathPrefix',
-    implemented: false,
+    implemented: true,
     check: checkRpcPrefix,
   },
   {
@@ -392,7 +392,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Enable the WS-RPC server',
     category: RPC,
     toml: 'Tern.WSEnabled',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'ws.addr',
@@ -401,7 +401,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'WS-RPC server listening interface',
     category: RPC,
     toml: 'Node.WSHost',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'ws.port',
@@ -410,7 +410,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'WS-RPC server listening port',
     category: RPC,
     toml: 'Node.WSPort',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'ws.api',
@@ -419,7 +419,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'APIs offered over the WS-RPC interface (comma-separated)',
     category: RPC,
     toml: 'Node.WSModules',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'ws.origins',
@@ -427,7 +427,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated origins from which to accept websocket requests',
     category: RPC,
     toml: 'Node.WSOrigins',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'ws.rpcprefix',
@@ -435,7 +435,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'HTTP path prefix on which JSON-RPC is served over WS; use / to serve on all paths',
     category: RPC,
     toml: 'Node.WSPathPrefix',
-    implemented: false,
+    implemented: true,
     check: checkRpcPrefix,
   },
   {
@@ -471,7 +471,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Disable the IPC-RPC server',
     category: RPC,
     toml: 'Tern.IPCDisabled',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'ipcpath',
@@ -479,7 +479,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'IPC socket filename within the datadir (an explicit path escapes it)',
     category: RPC,
     toml: 'Node.IPCPath',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'exec',
@@ -519,7 +519,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum number of requests in a batch',
     category: RPC,
     toml: 'Node.BatchRequestLimit',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.batch-response-max-size',
@@ -528,7 +528,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum number of bytes returned from a batched call',
     category: RPC,
     toml: 'Node.BatchResponseMaxSize',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.evmtimeout',
@@ -537,7 +537,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Timeout for eth_call (0 = infinite)',
     category: RPC,
     toml: 'Eth.RPCEVMTimeout',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.gascap',
@@ -546,7 +546,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Gas cap for eth_call and estimateGas (0 = infinite)',
     category: RPC,
     toml: 'Eth.RPCGasCap',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.txfeecap',
@@ -706,7 +706,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Explicit network id (0 = the chain id); for test networks use the network flags instead',
     category: CHAIN,
     toml: 'Eth.NetworkId',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'stack-network',
@@ -756,7 +756,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Number of recent blocks to check for gas prices',
     category: GPO,
     toml: 'Eth.GPO.Blocks',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'gpo.ignoreprice',
@@ -765,7 +765,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Gas price below which the oracle ignores transactions',
     category: GPO,
     toml: 'Eth.GPO.IgnorePrice',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'gpo.maxprice',
@@ -774,7 +774,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum priority fee (gas price before London) the oracle recommends',
     category: GPO,
     toml: 'Eth.GPO.MaxPrice',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'gpo.minsuggestedpriorityfee',
@@ -783,7 +783,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Minimum priority fee suggested; used on rollup chains when blocks are not full',
     category: GPO,
     toml: 'Eth.GPO.MinSuggestedPriorityFee',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'gpo.percentile',
@@ -793,7 +793,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Suggested gas price is this percentile of recent transaction gas prices',
     category: GPO,
     toml: 'Eth.GPO.Percentile',
-    implemented: false,
+    implemented: true,
   },
 
   // ---- 2.9 Logging and debugging ----

@@ -9,9 +9,10 @@ import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
 import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
+import { runNode } from './node.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
-const NOT_BUILT_DEFAULT_ON = ['chain database', 'authenticated Engine API (--authrpc.*)', 'IPC server', 'P2P'];
+const NOT_BUILT_DEFAULT_ON = ['authenticated Engine API (--authrpc.*)', 'transaction pool', 'P2P'];
 
 function loggerOptions(settings: Settings): LoggerOptions {
   const vmodule = settings.get<string[] | undefined>('log.vmodule');
@@ -47,6 +48,8 @@ async function startExec(ctx: ProgramContext): Promise<void | 'done'> {
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
   const native = nativeStatus();
   logger.debug('Native module', { loaded: native.loaded, path: native.path, error: native.error, ...native.functions });
+  await runNode(ctx);
+  // Said once the node is up (harnesses wait for this line before signalling).
   logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
 }
 

@@ -1,0 +1,92 @@
+// What the user JSON-RPC namespaces of tern-exec read from (geth's ethapi.Backend, reduced to what tern serves):
+// the database and chain config, a per-request consistent view, the sender cache, the gas price oracle and the
+// call executor, plus the options from the command line (--networkid, --rpc.gascap, --rpc.evmtimeout, --gpo.*).
+import { TernError } from '../../common/errors.js';
+import type { Logger } from '../../common/logger/index.js';
+import { serverError } from '../../common/rpc/errors.js';
+import { ParamError } from '../../common/rpc/params.js';
+import type { ChainConfig } from '../../primitives/chainConfig.js';
+import type { DecodedTx } from '../../primitives/tx/decode.js';
+import type { Database } from '../db/open.js';
+import { recoverSender } from '../senders/recover.js';
+import { CallRunner } from './call.js';
+import { ChainView } from './chainView.js';
+import { GasPriceOracle, type GasPriceOracleOptions, gasPriceOracleDefaults } from './gasPrice.js';
+
+export interface ExecRpcOptions {
+  /** --networkid: 0 reports the chain id (net_version). */
+  networkId?: bigint | undefined;
+  /** --rpc.gascap: gas cap of eth_call and eth_estimateGas; 0 for none. */
+  gasCap?: bigint | undefined;
+  /** --rpc.evmtimeout in milliseconds; 0 for none. */
+  evmTimeoutMs?: number | undefined;
+  /** --gpo.* */
+  gpo?: Partial<GasPriceOracleOptions> | undefined;
+  /** web3_clientVersion. */
+  clientVersion?: string | undefined;
+}
+
+/** geth's defaults (eth/ethconfig): 50M gas cap, 5 s EVM timeout. */
+export const execRpcDefaults = {
+  networkId: 0n,
+  gasCap: 50_000_000n,
+  evmTimeoutMs: 5000,
+  gpo: gasPriceOracleDefaults,
+} as const;
+
+const SENDER_CACHE_SIZE = 16_384;
+
+export class ExecRpcBackend {
+  readonly networkId: bigint;
+  readonly gasCap: bigint;
+  readonly evmTimeoutMs: number;
+  readonly clientVersion: string;
+  readonly oracle: GasPriceOracle;
+  readonly calls: CallRunner;
+  readonly #senders = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly db: Database,
+    readonly config: ChainConfig,
+    opts: ExecRpcOptions,
+    readonly logger: Logger,
+  ) {
+    this.networkId = opts.networkId ?? execRpcDefaults.networkId;
+    this.gasCap = opts.gasCap ?? execRpcDefaults.gasCap;
+    this.evmTimeoutMs = opts.evmTimeoutMs ?? execRpcDefaults.evmTimeoutMs;
+    this.clientVersion = opts.clientVersion ?? 'tern-exec';
+    this.oracle = new GasPriceOracle({ ...gasPriceOracleDefaults, ...opts.gpo }, this);
+    this.calls = new CallRunner(this);
+  }
+
+  /**
+   * Runs `fn` over a consistent view of the chain and releases the view afterwards. TernErrors (a missing trie
+   * node, a malformed stored value) are answered as geth answers any plain error: -32000 with the message.
+   */
+  async read<T>(fn: (view: ChainView) => T | Promise<T>): Promise<T> {
+    const view = ChainView.open(this.db, this.config);
+    try {
+      return await fn(view);
+    } catch (err) {
+      if (err instanceof TernError) throw serverError(err.message);
+      if (err instanceof ParamError) throw serverError(err.message);
+      throw err;
+    } finally {
+      view.release();
+    }
+  }
+
+  /** The sender of a mined transaction, recovered once and cached by transaction hash. */
+  readonly senderOf = (raw: Uint8Array, tx: DecodedTx): Uint8Array => {
+    const key = Buffer.from(tx.hash).toString('hex');
+    const known = this.#senders.get(key);
+    if (known) return known;
+    const sender = recoverSender(raw);
+    if (this.#senders.size >= SENDER_CACHE_SIZE) {
+      const oldest = this.#senders.keys().next().value;
+      if (oldest !== undefined) this.#senders.delete(oldest);
+    }
+    this.#senders.set(key, sender);
+    return sender;
+  };
+}

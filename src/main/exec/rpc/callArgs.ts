@@ -1,0 +1,183 @@
+// The transaction object of eth_call, eth_estimateGas and eth_createAccessList (geth's TransactionArgs): field
+// decoding with geth's JSON error wording, CallDefaults (gas from the cap, zero fees, the chain id check) and
+// ToMessage (the fee fields the state transition sees).
+import { serverError } from '../../common/rpc/errors.js';
+import {
+  type Decoder,
+  decodeAddress,
+  decodeArray,
+  decodeData,
+  decodeHash,
+  decodeObject,
+  decodeQuantity,
+  decodeUint64,
+  ParamError,
+} from '../../common/rpc/params.js';
+import { bigintToBytes } from '../../primitives/rlp.js';
+import type { AccessListItemBytes, AuthorizationBytes } from '../evm/interface.js';
+
+const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
+
+export interface CallArgs {
+  from?: Uint8Array | undefined;
+  to?: Uint8Array | undefined;
+  gas?: bigint | undefined;
+  gasPrice?: bigint | undefined;
+  maxFeePerGas?: bigint | undefined;
+  maxPriorityFeePerGas?: bigint | undefined;
+  value?: bigint | undefined;
+  nonce?: bigint | undefined;
+  /** `input`, or `data` when there is no `input` (geth prefers input). */
+  input?: Uint8Array | undefined;
+  accessList?: AccessListItemBytes[] | undefined;
+  chainId?: bigint | undefined;
+  maxFeePerBlobGas?: bigint | undefined;
+  blobVersionedHashes?: string[] | undefined;
+  authorizationList?: AuthorizationBytes[] | undefined;
+}
+
+/** Re-words a decoder error the way Go reports a struct field: `Go struct field TransactionArgs.<name>`. */
+function field<T>(
+  o: Record<string, unknown>,
+  name: string,
+  decode: Decoder<T>,
+  struct = 'TransactionArgs',
+): T | undefined {
+  const v = o[name];
+  if (v === undefined || v === null) return undefined;
+  try {
+    return decode(v);
+  } catch (err) {
+    if (err instanceof ParamError) {
+      throw new ParamError(err.message.replace('Go value of type', `Go struct field ${struct}.${name} of type`));
+    }
+    throw err;
+  }
+}
+
+const decodeAccessList: Decoder<AccessListItemBytes[]> = decodeArray((item) => {
+  const o = decodeObject(item);
+  const address = field(o, 'address', decodeAddress, 'AccessTuple') ?? `0x${'00'.repeat(20)}`;
+  const keys = field(o, 'storageKeys', decodeArray(decodeHash), 'AccessTuple') ?? [];
+  return [fromHex(address), keys.map(fromHex)] as const;
+});
+
+const decodeAuthorization: Decoder<AuthorizationBytes> = (item) => {
+  const o = decodeObject(item);
+  const s = 'SetCodeAuthorization';
+  const num = (name: string, d: Decoder<bigint>) => bigintToBytes(field(o, name, d, s) ?? 0n);
+  return [
+    num('chainId', decodeQuantity),
+    fromHex(field(o, 'address', decodeAddress, s) ?? `0x${'00'.repeat(20)}`),
+    num('nonce', decodeUint64),
+    num('yParity', decodeUint64),
+    num('r', decodeQuantity),
+    num('s', decodeQuantity),
+  ];
+};
+
+export const decodeCallArgs: Decoder<CallArgs> = (v) => {
+  const o = decodeObject(v);
+  const address = (name: string) => {
+    const a = field(o, name, decodeAddress);
+    return a === undefined ? undefined : fromHex(a);
+  };
+  return {
+    from: address('from'),
+    to: address('to'),
+    gas: field(o, 'gas', decodeUint64),
+    gasPrice: field(o, 'gasPrice', decodeQuantity),
+    maxFeePerGas: field(o, 'maxFeePerGas', decodeQuantity),
+    maxPriorityFeePerGas: field(o, 'maxPriorityFeePerGas', decodeQuantity),
+    value: field(o, 'value', decodeQuantity),
+    nonce: field(o, 'nonce', decodeUint64),
+    input: field(o, 'input', decodeData) ?? field(o, 'data', decodeData),
+    accessList: field(o, 'accessList', decodeAccessList),
+    chainId: field(o, 'chainId', decodeQuantity),
+    maxFeePerBlobGas: field(o, 'maxFeePerBlobGas', decodeQuantity),
+    blobVersionedHashes: field(o, 'blobVersionedHashes', decodeArray(decodeHash)),
+    authorizationList: field(o, 'authorizationList', decodeArray(decodeAuthorization)),
+  };
+};
+
+const MAX_UINT64 = (1n << 64n) - 1n;
+
+/** geth's CallDefaults: a copy of `args` with the gas, nonce, value and fee fields filled for a call. */
+export function callDefaults(args: CallArgs, gasCap: bigint, baseFee: bigint | undefined, chainId: bigint): CallArgs {
+  const out = { ...args };
+  if (out.gasPrice !== undefined && (out.maxFeePerGas !== undefined || out.maxPriorityFeePerGas !== undefined)) {
+    throw serverError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
+  }
+  if (out.chainId === undefined) out.chainId = chainId;
+  else if (out.chainId !== chainId) {
+    throw serverError(`chainId does not match node's (have=${out.chainId}, want=${chainId})`);
+  }
+  if (out.gas === undefined) out.gas = gasCap === 0n ? MAX_UINT64 / 2n : gasCap;
+  else if (gasCap > 0n && gasCap < out.gas) out.gas = gasCap;
+  out.nonce ??= 0n;
+  out.value ??= 0n;
+  if (baseFee === undefined) {
+    out.gasPrice ??= 0n;
+  } else {
+    out.maxFeePerGas ??= 0n;
+    out.maxPriorityFeePerGas ??= 0n;
+  }
+  if (out.maxFeePerBlobGas === undefined && out.blobVersionedHashes !== undefined) out.maxFeePerBlobGas = 0n;
+  return out;
+}
+
+/** The message a call executes (geth's core.Message). */
+export interface CallMessage {
+  from: Uint8Array;
+  to: Uint8Array | undefined;
+  value: bigint;
+  gasLimit: bigint;
+  /** The price per gas the EVM sees; zero makes the block's base fee zero for the call (geth's NoBaseFee). */
+  gasPrice: bigint;
+  feeCap: bigint;
+  tipCap: bigint;
+  /** Fees given as the legacy gasPrice. */
+  legacyFees: boolean;
+  data: Uint8Array;
+  accessList: AccessListItemBytes[] | undefined;
+  blobFeeCap: bigint | undefined;
+  blobHashes: string[] | undefined;
+  authorizations: AuthorizationBytes[] | undefined;
+}
+
+/** geth's ToMessage, for arguments CallDefaults filled. */
+export function toMessage(args: CallArgs, baseFee: bigint | undefined): CallMessage {
+  let gasPrice: bigint;
+  let feeCap: bigint;
+  let tipCap: bigint;
+  let legacyFees = false;
+  if (baseFee === undefined || args.gasPrice !== undefined) {
+    gasPrice = args.gasPrice ?? 0n;
+    feeCap = gasPrice;
+    tipCap = gasPrice;
+    legacyFees = true;
+  } else {
+    feeCap = args.maxFeePerGas ?? 0n;
+    tipCap = args.maxPriorityFeePerGas ?? 0n;
+    gasPrice = 0n;
+    if (feeCap > 0n || tipCap > 0n) {
+      gasPrice = tipCap + baseFee;
+      if (gasPrice > feeCap) gasPrice = feeCap;
+    }
+  }
+  return {
+    from: args.from ?? new Uint8Array(20),
+    to: args.to,
+    value: args.value ?? 0n,
+    gasLimit: args.gas ?? 0n,
+    gasPrice,
+    feeCap,
+    tipCap,
+    legacyFees,
+    data: args.input ?? new Uint8Array(0),
+    accessList: args.accessList,
+    blobFeeCap: args.maxFeePerBlobGas,
+    blobHashes: args.blobVersionedHashes,
+    authorizations: args.authorizationList,
+  };
+}

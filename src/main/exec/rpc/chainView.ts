@@ -1,0 +1,136 @@
+// One consistent read view of the chain for the duration of an RPC request: every read of a request (the head,
+// headers, bodies, receipts, the flat state, trie nodes) goes to the same database snapshot, so a block imported
+// meanwhile never shows half of itself. Decoding is done here, once; nothing in this file writes.
+import { TernError } from '../../common/errors.js';
+import { type Block, decodeBlock } from '../../primitives/block/block.js';
+import { decodeHeader, type Header } from '../../primitives/block/header.js';
+import type { ChainConfig } from '../../primitives/chainConfig.js';
+import { decodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
+import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
+import { DbStateReader } from '../chain/stateStore.js';
+import * as chain from '../db/chain.js';
+import type { Database } from '../db/open.js';
+
+/** A header together with its hash (the hash is what the database keys it by; no re-hashing needed). */
+export interface HeaderRef {
+  readonly header: Header;
+  readonly hash: Uint8Array;
+}
+
+export const equalBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean =>
+  a !== undefined && b !== undefined && Buffer.compare(a, b) === 0;
+
+export class ChainView {
+  #head: HeaderRef | undefined;
+  #state: DbStateReader | undefined;
+
+  constructor(
+    private readonly reader: chain.ChainReader,
+    readonly config: ChainConfig,
+    private readonly onRelease: () => void = () => {},
+  ) {}
+
+  /** Opens a view over a snapshot of `db`; release it when the request is done. */
+  static open(db: Database, config: ChainConfig): ChainView {
+    const snap = db.snapshot();
+    return new ChainView(snap, config, () => snap.release());
+  }
+
+  release(): void {
+    this.onRelease();
+  }
+
+  /** The head block of this view. */
+  head(): HeaderRef {
+    if (this.#head) return this.#head;
+    const hash = chain.readHeadBlockHash(this.reader);
+    const header = hash && this.headerByHash(hash);
+    if (!hash || !header) {
+      throw new TernError('CHAIN_NOT_INITIALISED', 'database has no head block: run `tern-exec init` first');
+    }
+    this.#head = { header, hash };
+    return this.#head;
+  }
+
+  /** The block marked safe by the consensus client, if any. */
+  safe(): HeaderRef | undefined {
+    return this.#marked(chain.readSafeBlockHash(this.reader));
+  }
+
+  /** The block marked finalized by the consensus client, if any. */
+  finalized(): HeaderRef | undefined {
+    return this.#marked(chain.readFinalizedBlockHash(this.reader));
+  }
+
+  #marked(hash: Uint8Array | undefined): HeaderRef | undefined {
+    const header = hash && this.headerByHash(hash);
+    return hash && header ? { header, hash } : undefined;
+  }
+
+  numberOf(hash: Uint8Array): number | undefined {
+    return hash.length === 32 ? chain.readHeaderNumber(this.reader, hash) : undefined;
+  }
+
+  headerByHash(hash: Uint8Array): Header | undefined {
+    const raw = this.rawHeader(hash);
+    return raw === undefined ? undefined : decodeHeader(raw);
+  }
+
+  /** The header's RLP as stored. */
+  rawHeader(hash: Uint8Array): Uint8Array | undefined {
+    const n = this.numberOf(hash);
+    return n === undefined ? undefined : chain.readHeaderRlp(this.reader, n, hash);
+  }
+
+  canonicalHash(number: bigint): Uint8Array | undefined {
+    if (number < 0n || number > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+    return chain.readCanonicalHash(this.reader, Number(number));
+  }
+
+  /** The canonical header at `number`. */
+  headerByNumber(number: bigint): HeaderRef | undefined {
+    const hash = this.canonicalHash(number);
+    const header = hash && this.headerByHash(hash);
+    return hash && header ? { header, hash } : undefined;
+  }
+
+  isCanonical(ref: HeaderRef): boolean {
+    return equalBytes(this.canonicalHash(ref.header.number), ref.hash);
+  }
+
+  /** The whole block (header and body) stored under `hash`. */
+  block(hash: Uint8Array): Block | undefined {
+    const n = this.numberOf(hash);
+    if (n === undefined) return undefined;
+    const headerRlp = chain.readHeaderRlp(this.reader, n, hash);
+    const bodyRlp = chain.readBodyRlp(this.reader, n, hash);
+    if (headerRlp === undefined || bodyRlp === undefined) return undefined;
+    const body = asList(rlpDecode(bodyRlp), 'body');
+    return decodeBlock(rlpEncode([rlpDecode(headerRlp), ...body] as RlpDecoded[] as Parameters<typeof rlpEncode>[0]));
+  }
+
+  /** The consensus receipts of block (number, hash); undefined when not stored. */
+  receipts(ref: HeaderRef): Receipt[] | undefined {
+    const raw = this.rawReceipts(ref);
+    return raw?.map((r) => decodeReceipt(r));
+  }
+
+  /** Each receipt's consensus encoding (typed receipts as `type ‖ rlp`), as debug_getRawReceipts returns them. */
+  rawReceipts(ref: HeaderRef): Uint8Array[] | undefined {
+    const rlp = chain.readReceiptsRlp(this.reader, Number(ref.header.number), ref.hash);
+    if (rlp === undefined) return undefined;
+    return asList(rlpDecode(rlp), 'receipts').map((r) =>
+      r instanceof Uint8Array ? r : rlpEncode(r as Parameters<typeof rlpEncode>[0]),
+    );
+  }
+
+  txLookup(txHash: Uint8Array): chain.TxLookup | undefined {
+    return txHash.length === 32 ? chain.readTxLookup(this.reader, txHash) : undefined;
+  }
+
+  /** The flat state (of the head block of this view), code by hash and trie nodes by hash. */
+  state(): DbStateReader {
+    this.#state ??= new DbStateReader(this.reader.kv);
+    return this.#state;
+  }
+}
