@@ -27,7 +27,7 @@ export interface ProgramHooks {
    * Starts the program; returns when it is up. Long-running work registers stop hooks on the lifecycle. A
    * sub-command that runs to completion (init, import, export) returns 'done': the program then stops cleanly.
    */
-  readonly start: (ctx: ProgramContext) => Promise<void | 'done'>;
+  readonly start: (ctx: ProgramContext) => Promise<undefined | 'done'>;
 }
 
 export interface ProcessIo {

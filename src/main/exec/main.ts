@@ -40,7 +40,7 @@ function loggerOptions(settings: Settings): LoggerOptions {
   };
 }
 
-async function startExec(ctx: ProgramContext): Promise<void | 'done'> {
+async function startExec(ctx: ProgramContext): Promise<undefined | 'done'> {
   if (ctx.settings.subcommand?.name === 'init') return runInit(ctx);
   if (ctx.settings.subcommand?.name === 'import') return runImport(ctx);
   const { log } = ctx;

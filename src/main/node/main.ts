@@ -20,7 +20,7 @@ const NOT_BUILT_DEFAULT_ON = [
   'P2P networking (--p2p.disable=false)',
 ];
 
-async function startNode({ settings, log }: ProgramContext): Promise<void> {
+async function startNode({ settings, log }: ProgramContext): Promise<undefined> {
   const logger = log.logger.child('node');
   logger.info('Starting tern-node', { version: versionLine(), node: process.version });
   const native = nativeStatus();
@@ -45,6 +45,7 @@ async function startNode({ settings, log }: ProgramContext): Promise<void> {
   }
 
   logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
+  return undefined;
 }
 
 export const NODE_HOOKS: ProgramHooks = {

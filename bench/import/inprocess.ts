@@ -1,0 +1,97 @@
+// tern's import in this process, for a finer split than the `tern-exec import` line gives (decode measured per
+// block) and for CPU profiles (`node --cpu-prof`): the same pieces `tern-exec import` wires up — an LMDB database
+// in a fresh datadir, the genesis written by ChainStore.initGenesis, BlockImporter with the pooled sender
+// recovery — driven block by block with a timer around each step. Optionally under the V8 CPU profiler.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '../../src/main/common/logger/index.js';
+import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
+import { parseGenesis } from '../../src/main/exec/chain/genesis.js';
+import { BlockImporter } from '../../src/main/exec/chain/importer.js';
+import { openDatabase } from '../../src/main/exec/db/open.js';
+import { InlineSenderRecovery } from '../../src/main/exec/senders/inline.js';
+import type { SenderRecovery } from '../../src/main/exec/senders/interface.js';
+import { PooledSenderRecovery } from '../../src/main/exec/senders/pooled.js';
+import { decodeBlock } from '../../src/main/primitives/block/block.js';
+import { rlpItems } from '../../src/main/primitives/rlpStream.js';
+import type { ChainFiles, ChainMeta } from './params.js';
+import type { ImportFigures } from './tern.js';
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+
+export interface InProcessOptions {
+  /** 'pooled' (the product's worker pool, default) or 'inline' (sender recovery on this thread). */
+  senders?: 'pooled' | 'inline';
+  /**
+   * Write a V8 CPU profile of the import loop alone (the profiler `node --cpu-prof` uses, started through
+   * node:inspector after set-up, so start-up work such as loading the KZG setup stays out) to this path.
+   */
+  profile?: string;
+}
+
+function post<T>(session: Session, method: string, params?: object): Promise<T> {
+  return new Promise((resolve, reject) => {
+    session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result as T)));
+  });
+}
+
+export async function runTernInProcess(
+  files: ChainFiles,
+  meta: ChainMeta,
+  opts: InProcessOptions = {},
+): Promise<ImportFigures> {
+  const datadir = mkdtempSync(join(tmpdir(), 'tern-bench-import-inproc-'));
+  const logger = createLogger({ level: 'silent', format: 'json' }).logger;
+  const db = await openDatabase({ datadir });
+  const senders: SenderRecovery = opts.senders === 'inline' ? new InlineSenderRecovery() : new PooledSenderRecovery();
+  try {
+    const store = new ChainStore(db);
+    const { hash } = await store.initGenesis(parseGenesis(JSON.parse(readFileSync(files.genesis, 'utf8'))));
+    if (hex(hash) !== meta.genesisHash) throw new Error(`genesis ${hex(hash)} is not the generator's`);
+    const importer = await BlockImporter.create(store, senders, logger);
+    const data = readFileSync(files.chain);
+    const split = { decode: 0, senders: 0, execution: 0, stateRoot: 0, persistence: 0, other: 0 };
+    let blocks = 0;
+    let txs = 0;
+    let gas = 0;
+    const session = opts.profile === undefined ? undefined : new Session();
+    if (session !== undefined) {
+      session.connect();
+      await post(session, 'Profiler.enable');
+      await post(session, 'Profiler.setSamplingInterval', { interval: 500 });
+      await post(session, 'Profiler.start');
+    }
+    const started = performance.now();
+    for (const raw of rlpItems(data)) {
+      const t0 = performance.now();
+      const block = decodeBlock(raw);
+      const t1 = performance.now();
+      const r = await importer.importBlock(block);
+      const t2 = performance.now();
+      if (r.status !== 'imported') throw new Error(`block ${r.number} was not imported (${r.status})`);
+      split.decode += t1 - t0;
+      split.senders += r.timings.senders;
+      split.execution += r.timings.execution;
+      split.stateRoot += r.timings.stateRoot;
+      split.persistence += r.timings.persistence;
+      split.other += t2 - t1 - r.timings.senders - r.timings.execution - r.timings.stateRoot - r.timings.persistence;
+      blocks++;
+      txs += r.txs;
+      gas += Number(r.gasUsed);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (session !== undefined && opts.profile !== undefined) {
+      const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
+      writeFileSync(opts.profile, JSON.stringify(profile));
+      session.disconnect();
+    }
+    if (hex(store.head().hash) !== meta.headHash) throw new Error('in-process import ended on another head');
+    return { blocks, txs, gas, seconds, mgasPerSec: gas / 1e6 / seconds, split };
+  } finally {
+    await senders.close();
+    await db.close();
+    rmSync(datadir, { recursive: true, force: true });
+  }
+}

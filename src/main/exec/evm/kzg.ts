@@ -1,0 +1,55 @@
+// The KZG adapter @ethereumjs/common's customCrypto.kzg expects (hex-string in, hex-string out), over the native
+// c-kzg binding. The EVM needs only verifyProof (point-evaluation precompile, EIP-4844); the blob functions are
+// there for completeness (blob transaction wrappers). The mainnet trusted setup bundled with c-kzg is loaded once.
+import { createRequire } from 'node:module';
+import type { KZG } from '@ethereumjs/util';
+import { TernError } from '../../common/errors.js';
+import { fromHex, toHexKey } from '../state/hex.js';
+
+type CKzg = typeof import('c-kzg');
+
+let ckzg: CKzg | undefined;
+
+function load(): CKzg {
+  if (ckzg !== undefined) return ckzg;
+  let mod: CKzg;
+  try {
+    mod = createRequire(import.meta.url)('c-kzg') as CKzg;
+  } catch (err) {
+    throw new TernError('KZG_UNAVAILABLE', `c-kzg could not be loaded: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    mod.loadTrustedSetup(0);
+  } catch (err) {
+    // Loaded by another user of the binding in this process already.
+    if (!/already loaded/i.test((err as Error).message)) throw err;
+  }
+  ckzg = mod;
+  return mod;
+}
+
+const b = fromHex;
+const h = toHexKey;
+
+/** The c-kzg-backed KZG implementation for `createCommon…({ customCrypto: { kzg } })`. Loads c-kzg on first use. */
+export function createKzg(): KZG {
+  const k = load();
+  return {
+    blobToKzgCommitment: (blob) => h(k.blobToKzgCommitment(b(blob))),
+    computeBlobProof: (blob, commitment) => h(k.computeBlobKzgProof(b(blob), b(commitment))),
+    verifyProof: (commitment, z, y, proof) => k.verifyKzgProof(b(commitment), b(z), b(y), b(proof)),
+    verifyBlobProofBatch: (blobs, commitments, proofs) =>
+      k.verifyBlobKzgProofBatch(blobs.map(b), commitments.map(b), proofs.map(b)),
+    computeCells: (blob) => k.computeCells(b(blob)).map(h),
+    computeCellsAndProofs: (blob) => {
+      const [cells, proofs] = k.computeCellsAndKzgProofs(b(blob));
+      return [cells.map(h), proofs.map(h)];
+    },
+    recoverCellsAndProofs: (indices, cells) => {
+      const [c, p] = k.recoverCellsAndKzgProofs(indices, cells.map(b));
+      return [c.map(h), p.map(h)];
+    },
+    verifyCellKzgProofBatch: (commitments, indices, cells, proofs) =>
+      k.verifyCellKzgProofBatch(commitments.map(b), indices, cells.map(b), proofs.map(b)),
+  };
+}

@@ -1,0 +1,489 @@
+// The transaction-level state transition of tern-exec (geth's core/state_transition.go), around @ethereumjs/evm as
+// the interpreter: validation (nonce, sender code, fee caps, blobs, balance, block gas, intrinsic gas, init code),
+// gas purchase, EIP-2929/2930/3651 warm sets, EIP-7702 authorizations, the message call or creation, refunds
+// (EIP-3529) and the EIP-7623 floor, the beneficiary's fee, EIP-6780 self-destructs and EIP-161 cleanup.
+//
+// All validation happens before the first state write, so a rejected transaction leaves the state untouched.
+// Execution reads the flat state (./state/flatState.ts); nothing here touches a trie.
+import type { Common } from '@ethereumjs/common';
+import { createEVM, type EVM, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { Address, type PrefixedHexString, toChecksumAddress } from '@ethereumjs/util';
+import { TernError } from '../../common/errors.js';
+import { keccak256 } from '../../native/keccak.js';
+import { isValidVersionedHash } from '../../primitives/tx/4844/blob.js';
+import {
+  authorizationSigningPayload,
+  delegationCode,
+  hasValidSignatureValues,
+  nonceCanIncrease,
+  parseDelegation,
+  readAuthorization,
+} from '../../primitives/tx/7702/authorization.js';
+import { type FlatState, isEmptyCodeHash } from '../state/flatState.js';
+import { fromHex, toHexKey } from '../state/hex.js';
+import type { BlockEnv } from './env.js';
+import { blobGas, cappedRefund, feeCap, MAX_UINT256, minBigint, tipCap } from './fees.js';
+import {
+  type AuthorizationBytes,
+  type TransactionLike,
+  TX_TYPE_ACCESS_LIST,
+  TX_TYPE_BLOB,
+  TX_TYPE_DEPOSIT,
+  TX_TYPE_DYNAMIC_FEE,
+  TX_TYPE_LEGACY,
+  TX_TYPE_SET_CODE,
+  type TxResult,
+} from './interface.js';
+import {
+  floorDataGas,
+  intrinsicGas,
+  MAX_INITCODE_SIZE,
+  MAX_TX_GAS,
+  TX_AUTH_EMPTY_ACCOUNT_GAS,
+  TX_AUTH_TUPLE_GAS,
+} from './intrinsic.js';
+import { recoverAddress } from './recover.js';
+
+const MAX_UINT64 = (1n << 64n) - 1n;
+const EMPTY = new Uint8Array(0);
+const ZERO32 = new Uint8Array(32);
+
+/** The ethereumjs journal's touch, private in its typings: EIP-161 deletes touched accounts left empty. */
+interface TouchingJournal {
+  touchAccount(addressUnprefixedHex: string): void;
+}
+
+/** BLOCKHASH source handed to the EVM: answers from the environment of the block being executed. */
+class BlockHashes implements EVMMockBlockchainInterface {
+  env: BlockEnv | undefined;
+
+  async getBlock(blockId: number): Promise<{ hash(): Uint8Array }> {
+    const hash = this.env?.getBlockHash(BigInt(blockId)) ?? ZERO32;
+    return { hash: () => hash };
+  }
+
+  async putBlock(): Promise<void> {}
+
+  shallowCopy(): EVMMockBlockchainInterface {
+    return this;
+  }
+}
+
+/** What an {@link Executor} is built from. */
+export interface ExecutorOptions {
+  /** The chain's Common; its hardfork is switched per block. Give it customCrypto.kzg (see ./kzg.ts) for Cancun. */
+  common: Common;
+  /** The state to execute on. */
+  state: FlatState;
+}
+
+/** One EVM bound to one flat state and one Common: create once per executing thread, reuse for every block. */
+export class Executor {
+  readonly common: Common;
+  readonly state: FlatState;
+  readonly evm: EVM;
+  private readonly hashes: BlockHashes;
+  private hardfork = '';
+  /** Active precompile addresses (unprefixed hex) of the current hardfork, warm in every transaction. */
+  private precompiles: string[] = [];
+
+  private constructor(common: Common, state: FlatState, evm: EVM, hashes: BlockHashes) {
+    this.common = common;
+    this.state = state;
+    this.evm = evm;
+    this.hashes = hashes;
+  }
+
+  static async create(opts: ExecutorOptions): Promise<Executor> {
+    installFastEipLookup(opts.common);
+    const hashes = new BlockHashes();
+    const evm = await createEVM({ common: opts.common, stateManager: opts.state, blockchain: hashes });
+    return new Executor(opts.common, opts.state, evm, hashes);
+  }
+
+  /** Starts a block: switches the hardfork, points BLOCKHASH at the block's history, resets the gas counters. */
+  startBlock(env: BlockEnv): BlockContext {
+    if (env.common !== this.common) {
+      throw new TernError('BLOCK_ENV', 'the block environment was built for another Common than the executor');
+    }
+    if (this.hardfork !== env.hardfork || this.common.hardfork() !== env.hardfork) {
+      this.common.setHardfork(env.hardfork);
+      this.hardfork = env.hardfork;
+      this.precompiles = Array.from(this.evm.precompiles.keys());
+    }
+    this.hashes.env = env;
+    return { executor: this, env, gasUsed: 0n, blobGasUsed: 0n };
+  }
+
+  /** @internal Precompiles warm in every transaction (EIP-2929). */
+  warmPrecompiles(): readonly string[] {
+    return this.precompiles;
+  }
+}
+
+/** Common's internals that {@link installFastEipLookup} reads. */
+interface CommonEipInternals {
+  _activatedEIPsCache: number[];
+  isActivatedEIP(eip: number): boolean;
+  ternEipBits?: Uint8Array;
+  ternEipSource?: number[];
+}
+
+/**
+ * @ethereumjs/common answers isActivatedEIP with an array scan over every EIP active since Frontier, and the
+ * interpreter asks several times per opcode (15 % of a loop-heavy profile). This gives the Common instance a
+ * lookup table instead, rebuilt whenever Common rebuilds its list (on a hardfork change). Same answers.
+ */
+export function installFastEipLookup(common: Common): void {
+  const c = common as unknown as CommonEipInternals;
+  if (Object.hasOwn(c, 'isActivatedEIP')) return;
+  c.isActivatedEIP = function (this: CommonEipInternals, eip: number): boolean {
+    const list = this._activatedEIPsCache;
+    let bits = this.ternEipBits;
+    if (this.ternEipSource !== list || bits === undefined) {
+      bits = new Uint8Array(Math.max(0, ...list) + 1);
+      for (const e of list) bits[e] = 1;
+      this.ternEipBits = bits;
+      this.ternEipSource = list;
+    }
+    return bits[eip] === 1;
+  };
+}
+
+/** The block being executed: its environment and the gas its transactions used so far. */
+export interface BlockContext {
+  readonly executor: Executor;
+  readonly env: BlockEnv;
+  /** Gas used by the transactions applied so far (the next receipt's cumulative gas starts here). */
+  gasUsed: bigint;
+  /** Blob gas used by the transactions applied so far. */
+  blobGasUsed: bigint;
+}
+
+function reject(code: string, message: string): TernError {
+  return new TernError(code, message);
+}
+
+function typeSupported(type: number, rules: BlockEnv['rules']): boolean {
+  switch (type) {
+    case TX_TYPE_LEGACY:
+      return true;
+    case TX_TYPE_ACCESS_LIST:
+      return rules.berlin;
+    case TX_TYPE_DYNAMIC_FEE:
+      return rules.london;
+    case TX_TYPE_BLOB:
+      return rules.cancun;
+    case TX_TYPE_SET_CODE:
+      return rules.prague;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Applies one transaction from `sender` (recovered by the caller) to the executor's state. Throws a TernError with
+ * a TR_… code (or SenderNotEOA) and geth's message when the transaction is invalid; the state is then unchanged.
+ * A transaction whose execution fails is valid: it returns status 0 and pays for its gas.
+ */
+export async function applyTransaction(block: BlockContext, tx: TransactionLike, sender: Address): Promise<TxResult> {
+  const { executor, env } = block;
+  const { evm, state } = executor;
+  const rules = env.rules;
+  const type = tx.type;
+
+  // Deposit transactions (0x7e) branch off here, before any of the checks below: they carry no signature, no fee
+  // market and mint value; their transition is the rollup's.
+  if (type === TX_TYPE_DEPOSIT) {
+    throw reject('TR_TypeNotSupported', 'transaction type not supported: deposit transactions are not executed yet');
+  }
+  if (!typeSupported(type, rules)) throw reject('TR_TypeNotSupported', `transaction type not supported: ${type}`);
+
+  const to = tx.to;
+  const isCreate = to === undefined;
+  const gasLimit = tx.gasLimit;
+  const blobHashes = type === TX_TYPE_BLOB ? (tx.blobVersionedHashes ?? []) : undefined;
+  const blobCount = blobHashes?.length ?? 0;
+
+  // A block holds at most maxBlobsPerBlock blobs: a transaction with more can never be included.
+  if (blobCount > env.maxBlobsPerBlock) {
+    throw reject(
+      'TR_BLOBLIST_OVERSIZE',
+      `blob gas exceeds maximum: ${blobCount} blobs, at most ${env.maxBlobsPerBlock}`,
+    );
+  }
+
+  // --- preCheck: nonce, sender code, fee caps, blobs, authorizations (geth's order) ---
+  const nonce = state.getNonce(sender);
+  if (nonce < tx.nonce) {
+    throw reject('TR_NonceTooHigh', `nonce too high: address ${hexOf(sender)}, tx: ${tx.nonce} state: ${nonce}`);
+  }
+  if (nonce > tx.nonce) {
+    throw reject('TR_NonceTooLow', `nonce too low: address ${hexOf(sender)}, tx: ${tx.nonce} state: ${nonce}`);
+  }
+  if (nonce >= MAX_UINT64) {
+    throw reject('TR_NonceHasMaxValue', `nonce has max value: address ${hexOf(sender)}, nonce: ${nonce}`);
+  }
+  if (rules.osaka && gasLimit > MAX_TX_GAS) {
+    throw reject('TR_GasLimitTooHigh', `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`);
+  }
+  // EIP-3607: the sender must not have code, unless it is an EIP-7702 delegation.
+  if (!isEmptyCodeHash(state.getCodeHash(sender))) {
+    const code = state.getCodeSync(sender);
+    if (code.length > 0 && parseDelegation(code) === undefined) {
+      throw reject('SenderNotEOA', `sender not an eoa: address ${hexOf(sender)}, len(code): ${code.length}`);
+    }
+  }
+  const baseFee = env.baseFee;
+  let gasPrice: bigint;
+  const cap = feeCap(tx);
+  if (rules.london && baseFee !== undefined) {
+    const tip = tipCap(tx);
+    if (cap > MAX_UINT256) {
+      throw reject('TR_FeeCapVeryHigh', `max fee per gas higher than 2^256-1: address ${hexOf(sender)}`);
+    }
+    if (tip > MAX_UINT256) {
+      throw reject('TR_TipVeryHigh', `max priority fee per gas higher than 2^256-1: address ${hexOf(sender)}`);
+    }
+    if (cap < tip) {
+      throw reject(
+        'TR_TipGtFeeCap',
+        `max priority fee per gas higher than max fee per gas: address ${hexOf(sender)}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${cap}`,
+      );
+    }
+    if (cap < baseFee) {
+      throw reject(
+        'TR_FeeCapLessThanBlocksBaseFee',
+        `max fee per gas less than block base fee: address ${hexOf(sender)}, maxFeePerGas: ${cap}, baseFee: ${baseFee}`,
+      );
+    }
+    gasPrice = minBigint(tip + baseFee, cap);
+  } else {
+    gasPrice = tx.gasPrice ?? cap;
+  }
+  if (blobHashes !== undefined) {
+    if (isCreate) throw reject('TR_BLOBCREATE', 'blob transaction of type create');
+    if (blobCount === 0) throw reject('TR_EMPTYBLOB', 'blob transaction missing blob hashes');
+    for (let i = 0; i < blobCount; i++) {
+      if (!isValidVersionedHash(blobHashes[i] as string)) {
+        throw reject('TR_BLOBVERSION_INVALID', `blob ${i} has invalid hash version`);
+      }
+    }
+  }
+  const txBlobGas = blobGas(blobCount);
+  const maxFeePerBlobGas = tx.maxFeePerBlobGas ?? 0n;
+  const blobBaseFee = env.blobBaseFee ?? 0n;
+  if (txBlobGas > 0n && maxFeePerBlobGas < blobBaseFee) {
+    throw reject(
+      'TR_BlobFeeCapTooLow',
+      `max fee per blob gas less than block blob gas fee: address ${hexOf(sender)} blobGasFeeCap: ${maxFeePerBlobGas}, blobBaseFee: ${blobBaseFee}`,
+    );
+  }
+  const authorizations = type === TX_TYPE_SET_CODE ? (tx.authorizationList ?? []) : undefined;
+  if (authorizations !== undefined) {
+    if (isCreate) {
+      throw reject(
+        'TR_SetCodeCreate',
+        `EIP-7702 transaction cannot be used to create contract (sender ${hexOf(sender)})`,
+      );
+    }
+    if (authorizations.length === 0) {
+      throw reject('TR_EmptyAuthList', `EIP-7702 transaction with empty auth list (sender ${hexOf(sender)})`);
+    }
+  }
+
+  // --- buyGas: balance for gasLimit · feeCap + value + blob gas · blob fee cap, then the block's gas pool ---
+  const balanceNeeded = gasLimit * cap + tx.value + txBlobGas * maxFeePerBlobGas;
+  if (balanceNeeded > MAX_UINT256) {
+    throw reject(
+      'TR_NoFunds',
+      `insufficient funds for gas * price + value: address ${hexOf(sender)} required balance exceeds 256 bits`,
+    );
+  }
+  const balance = state.getBalance(sender);
+  if (balance < balanceNeeded) {
+    throw reject(
+      'TR_NoFunds',
+      `insufficient funds for gas * price + value: address ${hexOf(sender)} have ${balance} want ${balanceNeeded}`,
+    );
+  }
+  if (gasLimit > env.gasLimit - block.gasUsed) {
+    throw reject(
+      'TR_GasLimitReached',
+      `gas limit reached: tx gas ${gasLimit}, block gas left ${env.gasLimit - block.gasUsed}`,
+    );
+  }
+  if (txBlobGas > 0n && block.blobGasUsed + txBlobGas > env.maxBlobGasPerBlock) {
+    throw reject(
+      'TR_BlobGasLimitReached',
+      `blob gas limit reached: tx blob gas ${txBlobGas}, block blob gas used ${block.blobGasUsed}`,
+    );
+  }
+
+  // --- intrinsic gas, the EIP-7623 floor, EIP-3860 init code size ---
+  const intrinsic = intrinsicGas(
+    {
+      data: tx.data,
+      isCreate,
+      accessList: type === TX_TYPE_LEGACY ? undefined : tx.accessList,
+      authorizationCount: authorizations?.length ?? 0,
+    },
+    rules,
+  );
+  if (gasLimit < intrinsic) {
+    throw reject('TR_IntrinsicGas', `intrinsic gas too low: have ${gasLimit}, want ${intrinsic}`);
+  }
+  const floor = rules.prague ? floorDataGas(tx.data) : 0n;
+  if (gasLimit < floor) {
+    throw reject('TR_FloorDataGas', `insufficient gas for floor data gas cost: have ${gasLimit}, want ${floor}`);
+  }
+  if (rules.shanghai && isCreate && tx.data.length > MAX_INITCODE_SIZE) {
+    throw reject(
+      'TR_InitCodeLimitExceeded',
+      `max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`,
+    );
+  }
+
+  // --- the transaction is valid: from here on it is included, whatever its execution does ---
+  const journal = evm.journal;
+  const depth = state.checkpointDepth;
+  state.checkpointSync();
+  try {
+    journal.cleanJournal();
+    if (rules.berlin) {
+      const precompiles = executor.warmPrecompiles();
+      for (let i = 0; i < precompiles.length; i++) journal.addAlwaysWarmAddress(precompiles[i] as string);
+      journal.addAlwaysWarmAddress(unprefixed(sender.bytes));
+      if (to !== undefined) journal.addAlwaysWarmAddress(unprefixed(to.bytes));
+      if (rules.shanghai) journal.addAlwaysWarmAddress(unprefixed(env.coinbase.bytes));
+      const accessList = type === TX_TYPE_LEGACY ? undefined : tx.accessList;
+      if (accessList !== undefined) {
+        for (let i = 0; i < accessList.length; i++) {
+          const [address, slots] = accessList[i] as readonly [Uint8Array, readonly Uint8Array[]];
+          const a = unprefixed(address);
+          journal.addAlwaysWarmAddress(a);
+          for (let j = 0; j < slots.length; j++) journal.addAlwaysWarmSlot(a, unprefixed(slots[j] as Uint8Array));
+        }
+      }
+    }
+
+    // Buy the gas, bump the nonce (before the creation address is derived from it).
+    state.subBalance(sender, gasLimit * gasPrice + txBlobGas * blobBaseFee);
+    state.setNonce(sender, nonce + 1n);
+
+    let authRefund = 0n;
+    if (authorizations !== undefined) authRefund = applyAuthorizations(state, journal, env.chainId, authorizations);
+
+    const execGas = gasLimit - intrinsic;
+    const result = await evm.runCall({
+      block: env.evmBlock,
+      gasPrice,
+      origin: sender,
+      caller: sender,
+      gasLimit: execGas,
+      to,
+      value: tx.value,
+      data: tx.data,
+      blobVersionedHashes: blobHashes as PrefixedHexString[] | undefined,
+      skipNonceIncrement: true,
+    });
+    const exec = result.execResult;
+
+    // Gas used, less the refund (capped at a fifth of it, EIP-3529), at least the calldata floor (EIP-7623).
+    let gasUsed = intrinsic + exec.executionGasUsed;
+    gasUsed -= cappedRefund(gasUsed, (exec.gasRefund ?? 0n) + authRefund, rules.london);
+    if (gasUsed < floor) gasUsed = floor;
+
+    state.addBalance(sender, (gasLimit - gasUsed) * gasPrice);
+    const coinbase = env.coinbase;
+    const tipPerGas = rules.london && baseFee !== undefined ? gasPrice - baseFee : gasPrice;
+    state.addBalance(coinbase, gasUsed * tipPerGas);
+    // Touched even when the fee is zero: an empty beneficiary is removed below (EIP-161).
+    (journal as unknown as TouchingJournal).touchAccount(unprefixed(coinbase.bytes));
+
+    // Self-destructed accounts go; under EIP-6780 only those created in this transaction.
+    const destructed = exec.selfdestruct;
+    if (destructed !== undefined && destructed.size > 0) {
+      const created = exec.createdAddresses;
+      for (const addressHex of destructed.keys()) {
+        if (rules.cancun && created?.has(addressHex as PrefixedHexString) !== true) continue;
+        state.removeAccount(new Address(fromHex(addressHex)));
+      }
+    }
+    // EIP-161: touched accounts left empty are removed (the journal knows which were touched).
+    await journal.cleanup();
+    state.finishTransaction();
+    state.commitSync();
+
+    block.gasUsed += gasUsed;
+    block.blobGasUsed += txBlobGas;
+    const failed = exec.exceptionError !== undefined;
+    return {
+      status: failed ? 0 : 1,
+      gasUsed,
+      cumulativeGasUsed: block.gasUsed,
+      blobGasUsed: txBlobGas,
+      effectiveGasPrice: gasPrice,
+      logs: (exec.logs ?? []) as TxResult['logs'],
+      contractAddress: isCreate && !failed ? result.createdAddress : undefined,
+      returnValue: exec.returnValue ?? EMPTY,
+      error: exec.exceptionError?.error,
+    };
+  } catch (err) {
+    // An internal failure (not an invalid transaction): leave the state as it was before the transaction.
+    while (state.checkpointDepth > depth) state.revertSync();
+    state.finishTransaction();
+    journal.cleanJournal();
+    throw err;
+  }
+}
+
+/**
+ * EIP-7702: applies each valid authorization (skipping invalid ones, as geth does) and returns the refund owed for
+ * authorities that already existed (PER_EMPTY_ACCOUNT_COST - PER_AUTH_BASE_COST each).
+ */
+function applyAuthorizations(
+  state: FlatState,
+  journal: EVM['journal'],
+  chainId: bigint,
+  list: readonly AuthorizationBytes[],
+): bigint {
+  let refund = 0n;
+  for (let i = 0; i < list.length; i++) {
+    const auth = readAuthorization(list[i] as AuthorizationBytes);
+    if (auth.chainId !== 0n && auth.chainId !== chainId) continue;
+    if (!nonceCanIncrease(auth.nonce)) continue;
+    if (!hasValidSignatureValues(auth)) continue;
+    const authorityBytes = recoverAddress(
+      keccak256(authorizationSigningPayload(auth)),
+      auth.r,
+      auth.s,
+      Number(auth.yParity),
+    );
+    if (authorityBytes === undefined) continue;
+    const authority = new Address(authorityBytes);
+    // Warm even when the authorization turns out invalid below.
+    journal.addAlwaysWarmAddress(unprefixed(authorityBytes));
+    const code = state.getCodeSync(authority);
+    if (code.length !== 0 && parseDelegation(code) === undefined) continue;
+    if (state.getNonce(authority) !== auth.nonce) continue;
+    if (state.exists(authority)) refund += TX_AUTH_EMPTY_ACCOUNT_GAS - TX_AUTH_TUPLE_GAS;
+    state.setNonce(authority, auth.nonce + 1n);
+    state.setCode(authority, isZeroAddress(auth.address) ? EMPTY : delegationCode(auth.address));
+  }
+  return refund;
+}
+
+function isZeroAddress(a: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
+  return true;
+}
+
+function unprefixed(bytes: Uint8Array): string {
+  return toHexKey(bytes).slice(2);
+}
+
+/** geth prints addresses in their EIP-55 checksummed form. */
+function hexOf(address: Address): string {
+  return toChecksumAddress(address.toString());
+}

@@ -1,0 +1,51 @@
+// Lowercase hex keys and minimal big-endian integers for the flat state's maps: small, allocation-light helpers on
+// the execution hot path (every SLOAD/SSTORE and account access goes through them).
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 10; i++) NIBBLE[48 + i] = i;
+for (let i = 0; i < 6; i++) {
+  NIBBLE[97 + i] = 10 + i;
+  NIBBLE[65 + i] = 10 + i;
+}
+
+/** `0x` + lowercase hex of the bytes. */
+export function toHexKey(bytes: Uint8Array): string {
+  let s = '0x';
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] as number];
+  return s;
+}
+
+/** Bytes of a hex string with or without `0x` (an odd digit count is read with a leading zero). */
+export function fromHex(hex: string): Uint8Array {
+  let start = hex.startsWith('0x') || hex.startsWith('0X') ? 2 : 0;
+  const digits = hex.length - start;
+  const out = new Uint8Array((digits + 1) >> 1);
+  let o = 0;
+  if (digits & 1) out[o++] = nibble(hex, start++);
+  for (; o < out.length; o++, start += 2) out[o] = (nibble(hex, start) << 4) | nibble(hex, start + 1);
+  return out;
+}
+
+function nibble(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  const n = c < 128 ? (NIBBLE[c] as number) : -1;
+  if (n < 0) throw new RangeError(`invalid hex digit ${JSON.stringify(s[i])} at ${i}`);
+  return n;
+}
+
+/** Minimal big-endian bytes of a non-negative integer; empty for 0 (the EVM's storage value form). */
+export function bigintToMinimalBytes(v: bigint): Uint8Array {
+  if (v === 0n) return new Uint8Array(0);
+  if (v < 0x100n) return Uint8Array.of(Number(v));
+  return fromHex(v.toString(16));
+}
+
+/** Big-endian unsigned integer of the bytes (any length, leading zeros allowed); 0n for none. */
+export function bytesToBigintUnsigned(b: Uint8Array): bigint {
+  const n = b.length;
+  if (n === 0) return 0n;
+  if (n === 1) return BigInt(b[0] as number);
+  return BigInt(toHexKey(b));
+}

@@ -1,0 +1,506 @@
+// Runs ethereum/tests GeneralStateTests cases (post.Cancun) through tern's state transition, following geth's
+// tests/state_test_util.go: build `pre`, decode the case's `txbytes`, apply it on a fresh flat state over the
+// pre-state, touch the coinbase with a zero reward (EIP-158 removes it if it is empty), then compare the root of
+// pre-state + diff with `hash` and keccak(rlp(logs)) with `logs`. Cases with `expectException` must be rejected
+// and leave the state unchanged. Fixtures of an unknown shape throw (they fail, never skip).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { Address, KECCAK256_NULL } from '@ethereumjs/util';
+import { TernError } from '../../src/main/common/errors.js';
+import { createBlockEnv } from '../../src/main/exec/evm/env.js';
+import { createKzg } from '../../src/main/exec/evm/kzg.js';
+import { applyTransaction, Executor } from '../../src/main/exec/evm/transition.js';
+import { FlatState } from '../../src/main/exec/state/flatState.js';
+import { bigintToMinimalBytes, fromHex, toHexKey } from '../../src/main/exec/state/hex.js';
+import type { AccountRecord, StateDiff, StateReader } from '../../src/main/exec/state/interface.js';
+import { keccak256 } from '../../src/main/native/keccak.js';
+import { rlpEncode } from '../../src/main/primitives/rlp.js';
+import { EMPTY_TRIE_ROOT, secureTrieRoot, type TrieEntry } from '../../src/main/primitives/trie/root.js';
+
+/** The networks a state test's `post` may list (only Cancun is run). */
+const KNOWN_NETWORKS = new Set([
+  'Frontier',
+  'Homestead',
+  'EIP150',
+  'EIP158',
+  'Byzantium',
+  'Constantinople',
+  'ConstantinopleFix',
+  'Istanbul',
+  'MuirGlacier',
+  'Berlin',
+  'London',
+  'Merge',
+  'Paris',
+  'Shanghai',
+  'Cancun',
+  'Prague',
+  'Osaka',
+]);
+const TEST_KEYS = new Set(['_info', 'env', 'post', 'pre', 'transaction', 'config']);
+const ENV_KEYS = new Set([
+  'currentBaseFee',
+  'currentCoinbase',
+  'currentDifficulty',
+  'currentExcessBlobGas',
+  'currentGasLimit',
+  'currentNumber',
+  'currentRandom',
+  'currentTimestamp',
+  'currentBeaconRoot',
+  'currentWithdrawalsRoot',
+  'parentBeaconBlockRoot',
+  'previousHash',
+]);
+const TX_KEYS = new Set([
+  'data',
+  'gasLimit',
+  'gasPrice',
+  'nonce',
+  'secretKey',
+  'sender',
+  'to',
+  'value',
+  'accessLists',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'blobVersionedHashes',
+  'maxFeePerBlobGas',
+]);
+const POST_KEYS = new Set(['hash', 'indexes', 'logs', 'txbytes', 'expectException']);
+const ACCOUNT_KEYS = new Set(['balance', 'code', 'nonce', 'storage']);
+
+/** ethereum/tests exception name → the codes tern rejects such a transaction with. */
+const EXCEPTION_CODES: Record<string, readonly string[]> = {
+  'TransactionException.INTRINSIC_GAS_TOO_LOW': ['TR_IntrinsicGas'],
+  'TransactionException.INSUFFICIENT_ACCOUNT_FUNDS': ['TR_NoFunds'],
+  'TransactionException.INSUFFICIENT_MAX_FEE_PER_GAS': ['TR_FeeCapLessThanBlocksBaseFee'],
+  'TransactionException.PRIORITY_GREATER_THAN_MAX_FEE_PER_GAS': ['TR_TipGtFeeCap', 'TX_DECODE'],
+  'TransactionException.INITCODE_SIZE_EXCEEDED': ['TR_InitCodeLimitExceeded'],
+  'TransactionException.GASLIMIT_PRICE_PRODUCT_OVERFLOW': ['TX_DECODE', 'TR_NoFunds'],
+  'TransactionException.RLP_INVALID_VALUE': ['TX_DECODE'],
+  'TransactionException.TYPE_3_TX_INVALID_BLOB_VERSIONED_HASH': ['TR_BLOBVERSION_INVALID', 'TX_DECODE'],
+  'TransactionException.INSUFFICIENT_MAX_FEE_PER_BLOB_GAS': ['TR_BlobFeeCapTooLow'],
+  'TransactionException.TYPE_3_TX_ZERO_BLOBS': ['TR_EMPTYBLOB', 'TX_DECODE'],
+  'TransactionException.TYPE_3_TX_BLOB_COUNT_EXCEEDED': ['TR_BLOBLIST_OVERSIZE', 'TX_DECODE'],
+  'TransactionException.TYPE_3_TX_CONTRACT_CREATION': ['TR_BLOBCREATE', 'TX_DECODE'],
+  'TransactionException.SENDER_NOT_EOA': ['SenderNotEOA'],
+  'TransactionException.NONCE_IS_MAX': ['TR_NonceHasMaxValue'],
+  'TransactionException.GAS_ALLOWANCE_EXCEEDED': ['TR_GasLimitReached'],
+};
+
+interface Secp256k1 {
+  ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
+}
+const secp = createRequire(import.meta.url)('secp256k1') as Secp256k1;
+
+/** A fixture the runner does not understand. */
+export class FixtureShapeError extends Error {}
+
+type Json = Record<string, unknown>;
+
+function shape(cond: unknown, where: string, what: string): asserts cond {
+  if (!cond) throw new FixtureShapeError(`${where}: ${what}`);
+}
+
+function checkKeys(obj: unknown, allowed: Set<string>, where: string): asserts obj is Json {
+  shape(typeof obj === 'object' && obj !== null && !Array.isArray(obj), where, 'expected an object');
+  for (const k of Object.keys(obj)) shape(allowed.has(k), where, `unknown field ${JSON.stringify(k)}`);
+}
+
+function hexString(v: unknown, where: string): string {
+  shape(typeof v === 'string' && /^0x[0-9a-fA-F]*$/.test(v), where, `expected 0x-hex, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function hexInt(v: unknown, where: string): bigint {
+  const s = hexString(v, where);
+  return s === '0x' ? 0n : BigInt(s);
+}
+
+function hexBytes(v: unknown, where: string): Uint8Array {
+  return fromHex(hexString(v, where));
+}
+
+function pad32(hex: string): string {
+  const digits = hex.slice(2).toLowerCase().replace(/^0+/, '');
+  shape(digits.length <= 64, hex, 'storage key longer than 32 bytes');
+  return `0x${digits.padStart(64, '0')}`;
+}
+
+/** One account of `pre`, with what the state root needs precomputed. */
+interface PreAccount {
+  address: Uint8Array;
+  nonce: bigint;
+  balance: bigint;
+  code: Uint8Array;
+  codeHash: Uint8Array;
+  storage: Map<string, bigint>;
+  storageRoot: Uint8Array;
+  /** RLP of [nonce, balance, storageRoot, codeHash], its leaf in the account trie. */
+  leaf: Uint8Array;
+}
+
+function accountLeaf(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash: Uint8Array): Uint8Array {
+  return rlpEncode([nonce, balance, storageRoot, codeHash]);
+}
+
+function storageRootOf(storage: Map<string, bigint>): Uint8Array {
+  const entries: TrieEntry[] = [];
+  for (const [slot, value] of storage)
+    if (value !== 0n) entries.push([fromHex(slot), rlpEncode(bigintToMinimalBytes(value))]);
+  return entries.length === 0 ? EMPTY_TRIE_ROOT : secureTrieRoot(entries);
+}
+
+/** The pre-state as a StateReader: a map of accounts and a map of code by hash. */
+export class MemoryStateReader implements StateReader {
+  readonly accounts = new Map<string, PreAccount>();
+  readonly codes = new Map<string, Uint8Array>();
+  private preRoot: Uint8Array | undefined;
+
+  constructor(pre: unknown, where: string) {
+    shape(typeof pre === 'object' && pre !== null && !Array.isArray(pre), where, 'pre: expected an object');
+    for (const [addr, raw] of Object.entries(pre as Json)) {
+      const at = `${where} pre ${addr}`;
+      checkKeys(raw, ACCOUNT_KEYS, at);
+      shape(/^0x[0-9a-fA-F]{40}$/.test(addr), at, 'bad address');
+      const code = hexBytes(raw.code, `${at} code`);
+      const codeHash = code.length === 0 ? KECCAK256_NULL : keccak256(code);
+      if (code.length > 0) this.codes.set(toHexKey(codeHash), code);
+      const storage = new Map<string, bigint>();
+      checkKeys(raw.storage, new Set(Object.keys(raw.storage as Json)), `${at} storage`);
+      for (const [slot, value] of Object.entries(raw.storage as Json)) {
+        const v = hexInt(value, `${at} storage ${slot}`);
+        if (v !== 0n) storage.set(pad32(hexString(slot, `${at} storage key`)), v);
+      }
+      const nonce = hexInt(raw.nonce, `${at} nonce`);
+      const balance = hexInt(raw.balance, `${at} balance`);
+      const storageRoot = storageRootOf(storage);
+      this.accounts.set(addr.toLowerCase(), {
+        address: fromHex(addr),
+        nonce,
+        balance,
+        code,
+        codeHash,
+        storage,
+        storageRoot,
+        leaf: accountLeaf(nonce, balance, storageRoot, codeHash),
+      });
+    }
+  }
+
+  getAccount(address: Uint8Array): AccountRecord | undefined {
+    const a = this.accounts.get(toHexKey(address));
+    if (a === undefined) return undefined;
+    return { nonce: a.nonce, balance: a.balance, codeHash: a.codeHash, storageRoot: a.storageRoot };
+  }
+
+  getStorage(address: Uint8Array, slot: Uint8Array): bigint {
+    return this.accounts.get(toHexKey(address))?.storage.get(toHexKey(slot)) ?? 0n;
+  }
+
+  getCode(codeHash: Uint8Array): Uint8Array {
+    const code = this.codes.get(toHexKey(codeHash));
+    if (code === undefined) throw new Error(`no code with hash ${toHexKey(codeHash)}`);
+    return code;
+  }
+
+  /** Root of the pre-state. */
+  root(): Uint8Array {
+    this.preRoot ??= secureTrieRoot([...this.accounts.values()].map((a) => [a.address, a.leaf] as TrieEntry));
+    return this.preRoot;
+  }
+
+  /** Root of the pre-state with the diff applied. */
+  rootWith(diff: StateDiff): Uint8Array {
+    const entries: TrieEntry[] = [];
+    for (const [key, a] of this.accounts) if (!diff.accounts.has(key)) entries.push([a.address, a.leaf]);
+    for (const [key, d] of diff.accounts) {
+      if (d === null) continue;
+      const pre = this.accounts.get(key);
+      let storageRoot: Uint8Array;
+      if (!d.storageCleared && d.storage.size === 0) storageRoot = pre?.storageRoot ?? EMPTY_TRIE_ROOT;
+      else {
+        const merged = new Map<string, bigint>(d.storageCleared || pre === undefined ? [] : pre.storage);
+        for (const [slot, v] of d.storage) merged.set(slot, v);
+        storageRoot = storageRootOf(merged);
+      }
+      entries.push([fromHex(key), accountLeaf(d.nonce, d.balance, storageRoot, d.codeHash)]);
+    }
+    return secureTrieRoot(entries);
+  }
+}
+
+/** The outcome of one post.Cancun case. */
+export interface CaseOutcome {
+  /** file (relative to GeneralStateTests) / test name / Cancun index, with the data/gas/value indexes. */
+  id: string;
+  ok: boolean;
+  /** Why it failed: expected vs got. */
+  reason?: string;
+  /** An expected rejection that happened, but with a code not mapped to the expected exception. */
+  otherReason?: string;
+  ms: number;
+  /** Gas the transaction used, when it was applied. */
+  gas?: bigint;
+}
+
+/** Shared machinery: one Common, one flat state and one executor, reused for every case. */
+export class StateTestRunner {
+  private constructor(
+    private readonly common: Common,
+    private readonly state: FlatState,
+    private readonly executor: Executor,
+  ) {}
+
+  static async create(): Promise<StateTestRunner> {
+    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun, customCrypto: { kzg: createKzg() } });
+    const state = new FlatState(new MemoryStateReader({}, 'empty'));
+    const executor = await Executor.create({ common, state });
+    return new StateTestRunner(common, state, executor);
+  }
+
+  /** Runs every post.Cancun case of one fixture file. Throws FixtureShapeError on a fixture it cannot read. */
+  async runFile(path: string, root: string): Promise<CaseOutcome[]> {
+    const file = relative(root, path);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new FixtureShapeError(`${file}: not JSON (${(err as Error).message})`);
+    }
+    shape(typeof json === 'object' && json !== null && !Array.isArray(json), file, 'expected an object of tests');
+    const outcomes: CaseOutcome[] = [];
+    for (const [name, test] of Object.entries(json as Json)) {
+      const where = `${file} ${name}`;
+      checkKeys(test, TEST_KEYS, where);
+      checkKeys(test.env, ENV_KEYS, `${where} env`);
+      checkKeys(test.transaction, TX_KEYS, `${where} transaction`);
+      checkKeys(test.post, KNOWN_NETWORKS, `${where} post`);
+      const cases = (test.post as Json).Cancun;
+      if (cases === undefined) continue;
+      shape(Array.isArray(cases), where, 'post.Cancun: expected a list');
+      const pre = new MemoryStateReader(test.pre, where);
+      for (let i = 0; i < cases.length; i++) {
+        const post: unknown = cases[i];
+        checkKeys(post, POST_KEYS, `${where} post.Cancun[${i}]`);
+        const started = performance.now();
+        const outcome = await this.runCase(where, i, test, post, pre);
+        outcome.ms = performance.now() - started;
+        outcomes.push(outcome);
+      }
+    }
+    return outcomes;
+  }
+
+  private async runCase(
+    where: string,
+    index: number,
+    test: Json,
+    post: Json,
+    pre: MemoryStateReader,
+  ): Promise<CaseOutcome> {
+    const ix = post.indexes as Json;
+    checkKeys(ix, new Set(['data', 'gas', 'value']), `${where} indexes`);
+    const id = `${where} Cancun[${index}] (d${ix.data} g${ix.gas} v${ix.value})`;
+    const fail = (reason: string): CaseOutcome => ({ id, ok: false, reason, ms: 0 });
+    const expected = post.expectException === undefined ? undefined : String(post.expectException);
+    const env = test.env as Json;
+    const txJson = test.transaction as Json;
+
+    // The transaction: decoded from txbytes, checked against the fields `indexes` picks from `transaction`.
+    let tx: TypedTransaction | undefined;
+    let decodeError: string | undefined;
+    try {
+      tx = createTxFromRLP(hexBytes(post.txbytes, `${id} txbytes`), { common: this.common });
+    } catch (err) {
+      if (err instanceof FixtureShapeError) throw err;
+      decodeError = (err as Error).message;
+    }
+    let sender: Address | undefined;
+    if (tx !== undefined) {
+      const mismatch = checkPick(tx, txJson, ix, id);
+      if (mismatch !== undefined) return fail(`txbytes disagree with transaction fields: ${mismatch}`);
+      const recovered = recoverSender(tx);
+      const declared = hexString(txJson.sender, `${id} sender`).toLowerCase();
+      if (recovered === undefined) decodeError = 'invalid signature';
+      else if (recovered !== declared) return fail(`sender: expected ${declared}, recovered ${recovered}`);
+      else sender = new Address(fromHex(declared));
+    }
+
+    const preRoot = pre.root();
+    this.state.reset(pre);
+    const block = this.executor.startBlock(
+      createBlockEnv({
+        common: this.common,
+        hardfork: Hardfork.Cancun,
+        number: hexInt(env.currentNumber, `${id} currentNumber`),
+        timestamp: hexInt(env.currentTimestamp, `${id} currentTimestamp`),
+        coinbase: new Address(hexBytes(env.currentCoinbase, `${id} currentCoinbase`)),
+        gasLimit: hexInt(env.currentGasLimit, `${id} currentGasLimit`),
+        // Retesteth's default: parent base fee 0x10 gives 0x0a for this block (geth's runner does the same).
+        baseFee: env.currentBaseFee === undefined ? 10n : hexInt(env.currentBaseFee, `${id} currentBaseFee`),
+        prevRandao:
+          env.currentRandom === undefined
+            ? fromHex(pad32(hexString(env.currentDifficulty, `${id} currentDifficulty`)))
+            : fromHex(pad32(hexString(env.currentRandom, `${id} currentRandom`))),
+        difficulty: hexInt(env.currentDifficulty, `${id} currentDifficulty`),
+        excessBlobGas:
+          env.currentExcessBlobGas === undefined ? 0n : hexInt(env.currentExcessBlobGas, `${id} currentExcessBlobGas`),
+        getBlockHash: (n) => keccak256(new TextEncoder().encode(n.toString())),
+      }),
+    );
+
+    let logs: unknown[] = [];
+    let gas: bigint | undefined;
+    let rejected: string | undefined;
+    if (tx === undefined || sender === undefined) {
+      rejected = `TX_DECODE: ${decodeError}`;
+    } else {
+      try {
+        const result = await applyTransaction(block, tx, sender);
+        logs = result.logs;
+        gas = result.gasUsed;
+      } catch (err) {
+        if (!(err instanceof TernError) || err.code.startsWith('STATE_') || err.code === 'INTERNAL') {
+          return fail(`internal error: ${(err as Error).stack ?? String(err)}`);
+        }
+        rejected = `${err.code}: ${err.message}`;
+      }
+    }
+
+    if (rejected !== undefined) {
+      if (expected === undefined) return fail(`unexpected rejection: ${rejected}`);
+      const diff = this.state.diff();
+      if (diff.accounts.size > 0) return fail(`rejected (${rejected}) but the state changed`);
+      const root = toHexKey(preRoot);
+      if (root !== String(post.hash).toLowerCase())
+        return fail(`rejected; pre-state root ${root} != expected ${post.hash}`);
+      const code = rejected.slice(0, rejected.indexOf(':'));
+      const accepted = expected.split('|').flatMap((e) => EXCEPTION_CODES[e] ?? []);
+      if (accepted.length === 0) throw new FixtureShapeError(`${id}: unknown exception ${expected}`);
+      if (!accepted.includes(code))
+        return { id, ok: true, otherReason: `expected ${expected}, rejected with ${rejected}`, ms: 0 };
+      return { id, ok: true, ms: 0 };
+    }
+    if (expected !== undefined) return fail(`expected exception ${expected}, but the transaction was accepted`);
+
+    // geth: a zero reward to the coinbase after the transaction, then EIP-158 removes it if it is empty.
+    const coinbase = block.env.coinbase;
+    if (this.state.exists(coinbase) && this.state.isEmpty(coinbase)) this.state.removeAccount(coinbase);
+
+    const diff = this.state.diff();
+    const root = toHexKey(pre.rootWith(diff));
+    const logsHash = toHexKey(keccak256(rlpEncode(logs as Parameters<typeof rlpEncode>[0])));
+    const problems: string[] = [];
+    if (root !== String(post.hash).toLowerCase()) problems.push(`state root: expected ${post.hash}, got ${root}`);
+    if (logsHash !== String(post.logs).toLowerCase())
+      problems.push(`logs hash: expected ${post.logs}, got ${logsHash}`);
+    if (problems.length > 0) return { ...fail(`${problems.join('; ')}\n      ${describeDiff(diff, pre)}`), gas };
+    return { id, ok: true, ms: 0, gas };
+  }
+}
+
+/** The changed accounts, to help read a root mismatch. */
+function describeDiff(diff: StateDiff, pre: MemoryStateReader): string {
+  const parts: string[] = [];
+  for (const [key, d] of diff.accounts) {
+    if (d === null) {
+      parts.push(`${key}: deleted`);
+      continue;
+    }
+    const p = pre.accounts.get(key);
+    const fields: string[] = [];
+    if (p === undefined) fields.push('new');
+    if (p?.nonce !== d.nonce) fields.push(`nonce ${d.nonce}`);
+    if (p?.balance !== d.balance) fields.push(`balance ${d.balance}`);
+    if (p === undefined || toHexKey(p.codeHash) !== toHexKey(d.codeHash)) fields.push(`code ${toHexKey(d.codeHash)}`);
+    if (d.storageCleared) fields.push('storage cleared');
+    for (const [slot, v] of d.storage) if (p?.storage.get(slot) !== v) fields.push(`[${slot}]=${v}`);
+    parts.push(`${key}: ${fields.join(' ')}`);
+  }
+  return `diff: ${parts.join('; ')}`;
+}
+
+/** Checks the decoded transaction against the fields `indexes` selects from the test's `transaction`. */
+function checkPick(tx: TypedTransaction, t: Json, ix: Json, id: string): string | undefined {
+  const pick = (field: string, i: unknown): unknown => {
+    const list = t[field];
+    shape(Array.isArray(list) && typeof i === 'number' && i < list.length, id, `${field}[${String(i)}] out of range`);
+    return list[i];
+  };
+  const want = {
+    nonce: hexInt(t.nonce, `${id} nonce`),
+    gasLimit: hexInt(pick('gasLimit', ix.gas), `${id} gasLimit`),
+    value: hexInt(pick('value', ix.value), `${id} value`),
+    data: hexString(pick('data', ix.data), `${id} data`).toLowerCase(),
+    to: t.to === '' ? undefined : hexString(t.to, `${id} to`).toLowerCase(),
+  };
+  const got = {
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    value: tx.value,
+    data: toHexKey(tx.data),
+    to: tx.to?.toString(),
+  };
+  for (const k of Object.keys(want) as (keyof typeof want)[]) {
+    if (want[k] !== got[k]) return `${k}: fields say ${String(want[k])}, txbytes say ${String(got[k])}`;
+  }
+  if ('maxFeePerGas' in tx && t.maxFeePerGas !== undefined) {
+    if (tx.maxFeePerGas !== hexInt(t.maxFeePerGas, id)) return 'maxFeePerGas';
+    if (tx.maxPriorityFeePerGas !== hexInt(t.maxPriorityFeePerGas, id)) return 'maxPriorityFeePerGas';
+  }
+  if ('gasPrice' in tx && t.gasPrice !== undefined && tx.gasPrice !== hexInt(t.gasPrice, id)) return 'gasPrice';
+  if ('accessList' in tx && Array.isArray(t.accessLists)) {
+    const al = t.accessLists[ix.data as number] as { address: string; storageKeys: string[] }[] | null;
+    const wantAl = (al ?? []).map(
+      (e) => `${e.address.toLowerCase()}:${e.storageKeys.map((k) => k.toLowerCase()).join(',')}`,
+    );
+    const gotAl = tx.accessList.map(([a, keys]) => `${toHexKey(a)}:${keys.map((k) => toHexKey(k)).join(',')}`);
+    if (wantAl.join(';') !== gotAl.join(';')) return 'accessList';
+  }
+  if ('blobVersionedHashes' in tx && Array.isArray(t.blobVersionedHashes)) {
+    const wantB = (t.blobVersionedHashes as string[]).map((h) => h.toLowerCase()).join(',');
+    if (wantB !== tx.blobVersionedHashes.join(',')) return 'blobVersionedHashes';
+    if (tx.maxFeePerBlobGas !== hexInt(t.maxFeePerBlobGas, id)) return 'maxFeePerBlobGas';
+  }
+  return undefined;
+}
+
+/** The signer of a decoded transaction (native secp256k1), lowercase hex; undefined if none recovers. */
+function recoverSender(tx: TypedTransaction): string | undefined {
+  const { v, r, s } = tx;
+  if (v === undefined || r === undefined || s === undefined) return undefined;
+  let recid: number;
+  if (tx.type === 0) {
+    if (v === 27n || v === 28n) recid = Number(v - 27n);
+    else recid = Number((v - 35n) % 2n);
+  } else recid = Number(v);
+  if (recid !== 0 && recid !== 1) return undefined;
+  const sig = new Uint8Array(64);
+  sig.set(fromHex(r.toString(16).padStart(64, '0')), 0);
+  sig.set(fromHex(s.toString(16).padStart(64, '0')), 32);
+  try {
+    const pub = secp.ecdsaRecover(sig, recid, tx.getMessageToVerifySignature(), false);
+    return toHexKey(keccak256(pub.subarray(1)).subarray(12));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every .json fixture under `dir`, sorted. */
+export function listFixtures(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.json')) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
