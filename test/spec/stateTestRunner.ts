@@ -3,12 +3,13 @@
 // pre-state, touch the coinbase with a zero reward (EIP-158 removes it if it is empty), then compare the root of
 // pre-state + diff with `hash` and keccak(rlp(logs)) with `logs`. Cases with `expectException` must be rejected
 // and leave the state unchanged. Fixtures of an unknown shape throw (they fail, never skip).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, KECCAK256_NULL } from '@ethereumjs/util';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TernError } from '../../src/main/common/errors.js';
 import { createBlockEnv } from '../../src/main/exec/evm/env.js';
 import { createKzg } from '../../src/main/exec/evm/kzg.js';
@@ -19,6 +20,7 @@ import type { AccountRecord, StateDiff, StateReader } from '../../src/main/exec/
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { rlpEncode } from '../../src/main/primitives/rlp.js';
 import { EMPTY_TRIE_ROOT, secureTrieRoot, type TrieEntry } from '../../src/main/primitives/trie/root.js';
+import { FIXTURES, ROOT } from '../helpers/paths.js';
 
 /** The networks a state test's `post` may list (only Cancun is run). */
 const KNOWN_NETWORKS = new Set([
@@ -243,6 +245,8 @@ export interface CaseOutcome {
   reason?: string;
   /** An expected rejection that happened, but with a code not mapped to the expected exception. */
   otherReason?: string;
+  /** Not run: a heavy case outside the default run (counts as not passed). */
+  skipped?: string;
   ms: number;
   /** Gas the transaction used, when it was applied. */
   gas?: bigint;
@@ -263,8 +267,11 @@ export class StateTestRunner {
     return new StateTestRunner(common, state, executor);
   }
 
-  /** Runs every post.Cancun case of one fixture file. Throws FixtureShapeError on a fixture it cannot read. */
-  async runFile(path: string, root: string): Promise<CaseOutcome[]> {
+  /**
+   * Runs every post.Cancun case of one fixture file. Throws FixtureShapeError on a fixture it cannot read. With
+   * `skip` set, the file is read and checked but its cases are not executed: each comes back not ok, skipped.
+   */
+  async runFile(path: string, root: string, skip?: string): Promise<CaseOutcome[]> {
     const file = relative(root, path);
     let json: unknown;
     try {
@@ -287,6 +294,10 @@ export class StateTestRunner {
       for (let i = 0; i < cases.length; i++) {
         const post: unknown = cases[i];
         checkKeys(post, POST_KEYS, `${where} post.Cancun[${i}]`);
+        if (skip !== undefined) {
+          outcomes.push({ id: `${where} Cancun[${i}]`, ok: false, skipped: skip, ms: 0 });
+          continue;
+        }
         const started = performance.now();
         const outcome = await this.runCase(where, i, test, post, pre);
         outcome.ms = performance.now() - started;
@@ -503,4 +514,150 @@ export function listFixtures(dir: string): string[] {
   };
   walk(dir);
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The vitest suite, split into shards (one test file each) so that vitest runs them on separate cores.
+
+/** Where the fixtures live. */
+export const STATE_TESTS_DIR = join(FIXTURES, 'ethereum-tests', 'GeneralStateTests');
+/** The suite's bar: passed cases over all post.Cancun cases (heavy cases not run count as not passed). */
+export const MIN_PASS_RATE = 0.995;
+
+/**
+ * Cases so heavy that the default run leaves them out (STATE_TESTS_HEAVY=1 runs them too); geth's own runner
+ * never loads them (tests/state_test.go: skipLoad `^stTimeConsuming/`, `.*vmPerformance/loop.*`). All pass.
+ */
+export const HEAVY: ReadonlyMap<string, string> = new Map([
+  ['stTimeConsuming/CALLBlake2f_MaxRounds.json', 'BLAKE2 F with 2^32-1 rounds (~36 min in JS)'],
+  ['VMTests/vmPerformance/loopMul.json', '9.2 Ggas of MUL loops (~8 min)'],
+  ['VMTests/vmPerformance/loopExp.json', '1.2 Ggas of EXP loops (~40 s)'],
+]);
+
+/**
+ * Seconds per folder on a 2-core CI machine where it is more than a second or two, to balance the shards
+ * (greedy: heaviest folder first, onto the lighter shard). Other folders count 1.
+ */
+const FOLDER_SECONDS: Record<string, number> = {
+  stQuadraticComplexityTest: 80,
+  stTimeConsuming: 65,
+  stStaticCall: 60,
+  stBadOpcode: 20,
+  'Pyspecs/cancun/eip1153_tstore': 9,
+  stPreCompiledContracts2: 9,
+  stAttackTest: 8,
+  'Cancun/stEIP1153-transientStorage': 5,
+  stZeroKnowledge: 3,
+};
+
+/** Fixture files by folder (relative to STATE_TESTS_DIR), for shard `shard` of `shards` (1-based). */
+export function shardFolders(shard: number, shards: number, filter?: string): Map<string, string[]> {
+  const byFolder = new Map<string, string[]>();
+  for (const f of listFixtures(STATE_TESTS_DIR)) {
+    if (filter !== undefined && !f.includes(filter)) continue;
+    const folder = relative(STATE_TESTS_DIR, f).split(sep).slice(0, -1).join('/');
+    const list = byFolder.get(folder) ?? [];
+    list.push(f);
+    byFolder.set(folder, list);
+  }
+  const weight = (folder: string) => FOLDER_SECONDS[folder] ?? 1;
+  const order = [...byFolder.keys()].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
+  const load = new Array<number>(shards).fill(0);
+  const mine = new Set<string>();
+  for (const folder of order) {
+    const lightest = load.indexOf(Math.min(...load));
+    load[lightest] = (load[lightest] as number) + weight(folder);
+    if (lightest === shard - 1) mine.add(folder);
+  }
+  return new Map([...byFolder].filter(([folder]) => mine.has(folder)).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The report of a run: the summary line, every failure with its reason, the skipped heavy cases, the slowest. */
+export function report(label: string, outcomes: CaseOutcome[], files: number, seconds: number): string {
+  const skipped = outcomes.filter((o) => o.skipped !== undefined);
+  const failed = outcomes.filter((o) => !o.ok && o.skipped === undefined);
+  const other = outcomes.filter((o) => o.ok && o.otherReason !== undefined);
+  const passed = outcomes.length - failed.length - skipped.length;
+  const rate = (100 * passed) / Math.max(1, outcomes.length);
+  const slowest = [...outcomes].sort((a, b) => b.ms - a.ms).slice(0, 10);
+  const skippedFiles = new Map<string, number>();
+  for (const o of skipped) {
+    const key = `${o.id.slice(0, o.id.indexOf(' '))}: ${o.skipped}`;
+    skippedFiles.set(key, (skippedFiles.get(key) ?? 0) + 1);
+  }
+  const lines = [
+    `${label}: ${passed}/${outcomes.length} passed (${rate.toFixed(3)} %), ${failed.length} failed, ${skipped.length} heavy not run, ${files} files, ${seconds.toFixed(1)} s`,
+    ...failed.map((o) => `FAIL ${o.id}\n      ${o.reason}`),
+    ...[...skippedFiles].map(([what, n]) => `  not run (${n} cases, STATE_TESTS_HEAVY=1 runs them): ${what}`),
+    ...(other.length > 0 ? [`${other.length} expected rejections with another code:`] : []),
+    ...other.map((o) => `  note ${o.id}: ${o.otherReason}`),
+    'slowest cases:',
+    ...slowest.map((o) => `  ${o.ms.toFixed(0)} ms${o.gas === undefined ? '' : ` ${o.gas} gas`} ${o.id}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Defines shard `shard` of `shards` of the GeneralStateTests suite: one `it` per folder (a failing case does not
+ * fail it, a fixture of an unknown shape does), then one `it` that prints the report and checks the pass rate.
+ * STATE_TESTS=<substring> limits the run to fixture paths containing it (debugging); STATE_TESTS_PROGRESS=<file>
+ * appends each folder's result to that file as it finishes; STATE_TESTS_HEAVY=1 also runs the HEAVY cases.
+ */
+export function defineGeneralStateTests(shard: number, shards: number): void {
+  const filter = process.env.STATE_TESTS;
+  const progress = process.env.STATE_TESTS_PROGRESS;
+  const heavy = process.env.STATE_TESTS_HEAVY === '1';
+  const folders = shardFolders(shard, shards, filter);
+  const files = [...folders.values()].reduce((n, l) => n + l.length, 0);
+  const outcomes: CaseOutcome[] = [];
+  const shapeErrors: string[] = [];
+  let runner: StateTestRunner;
+  const started = performance.now();
+  const label = `GeneralStateTests post.Cancun, shard ${shard}/${shards}`;
+
+  describe(label, () => {
+    beforeAll(async () => {
+      runner = await StateTestRunner.create();
+    });
+
+    it('has fixtures', () => {
+      expect(files).toBeGreaterThan(filter === undefined ? 100 : 0);
+    });
+
+    for (const [folder, list] of folders) {
+      it(folder, { timeout: 3_600_000 }, async () => {
+        const errors: string[] = [];
+        const t0 = performance.now();
+        const before = outcomes.length;
+        for (const file of list) {
+          const rel = relative(STATE_TESTS_DIR, file).split(sep).join('/');
+          const skip = heavy ? undefined : HEAVY.get(rel);
+          try {
+            outcomes.push(...(await runner.runFile(file, STATE_TESTS_DIR, skip)));
+          } catch (err) {
+            errors.push(`${rel}: ${(err as Error).message}`);
+          }
+        }
+        shapeErrors.push(...errors);
+        const mine = outcomes.slice(before);
+        const good = mine.filter((o) => o.ok).length;
+        const took = ((performance.now() - t0) / 1000).toFixed(1);
+        if (progress !== undefined) appendFileSync(progress, `  ${folder}: ${good}/${mine.length} in ${took} s\n`);
+        expect(errors, 'fixtures of an unknown shape').toEqual([]);
+      });
+    }
+
+    it(`passes at least ${MIN_PASS_RATE * 100} % of the cases`, () => {
+      const text = report(label, outcomes, files, (performance.now() - started) / 1000);
+      process.stdout.write(text);
+      if (filter === undefined) {
+        mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+        writeFileSync(join(ROOT, 'test-results', `generalStateTests.${shard}.txt`), text);
+      }
+      expect(shapeErrors).toEqual([]);
+      expect(outcomes.length).toBeGreaterThan(0);
+      const passed = outcomes.filter((o) => o.ok).length;
+      expect(passed / outcomes.length).toBeGreaterThanOrEqual(MIN_PASS_RATE);
+    });
+  });
 }
