@@ -92,6 +92,7 @@ export async function runEthereumjs(
   let txs = 0;
   let gas = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (const raw of splitRlp(data)) {
     const t0 = performance.now();
     const block = createBlockFromRLP(raw, { common });
@@ -106,6 +107,7 @@ export async function runEthereumjs(
     gas += Number(block.header.gasUsed);
   }
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   if (hex(parent.hash()) !== meta.headHash) throw new Error('ethereumjs ended on another head');
   return {
     blocks,
@@ -113,6 +115,7 @@ export async function runEthereumjs(
     gas,
     seconds,
     mgasPerSec: gas / 1e6 / seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
     split: {
       decode: decodeMs,
       senders: recoverMs,

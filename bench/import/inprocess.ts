@@ -64,6 +64,7 @@ export async function runTernInProcess(
       await post(session, 'Profiler.start');
     }
     const started = performance.now();
+    const cpu = process.cpuUsage();
     for (const raw of rlpItems(data)) {
       const t0 = performance.now();
       const block = decodeBlock(raw);
@@ -82,13 +83,15 @@ export async function runTernInProcess(
       gas += Number(r.gasUsed);
     }
     const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
     if (session !== undefined && opts.profile !== undefined) {
       const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
       writeFileSync(opts.profile, JSON.stringify(profile));
       session.disconnect();
     }
     if (hex(store.head().hash) !== meta.headHash) throw new Error('in-process import ended on another head');
-    return { blocks, txs, gas, seconds, mgasPerSec: gas / 1e6 / seconds, split };
+    const cpuSeconds = (used.user + used.system) / 1e6;
+    return { blocks, txs, gas, seconds, mgasPerSec: gas / 1e6 / seconds, split, cpuSeconds };
   } finally {
     await senders.close();
     await db.close();

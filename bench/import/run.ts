@@ -144,6 +144,12 @@ function formatSplit(f: ImportFigures, notes: Partial<Record<keyof StageSplit, s
     .join('\n');
 }
 
+/** CPU time of the loop over all threads, and gas per CPU-second: steadier than wall time on a busy machine. */
+function cpuNote(f: ImportFigures): string {
+  if (f.cpuSeconds === undefined) return '';
+  return `, ${f.cpuSeconds.toFixed(1)} CPU-s (${(f.gas / 1e6 / f.cpuSeconds).toFixed(2)} Mgas per CPU-s)`;
+}
+
 function best(runs: ImportFigures[]): ImportFigures {
   return runs.reduce((a, b) => (b.mgasPerSec > a.mgasPerSec ? b : a));
 }
@@ -171,13 +177,14 @@ async function runWorkload(name: string, o: Options): Promise<{ tern: ImportFigu
     console.log(`\ntern-exec import (child process, LMDB, sender-recovery pool) — load ${load()}`);
     const t = await runTernImport(files, meta);
     ternRuns.push(t);
+    const cpu = t.processCpuSeconds === undefined ? '' : `, ${t.processCpuSeconds.toFixed(1)} CPU-s`;
     console.log(
-      `  ${t.mgasPerSec.toFixed(2)} Mgas/s: ${t.seconds.toFixed(1)} s import loop, ${(t.wallSeconds ?? 0).toFixed(1)} s process wall`,
+      `  ${t.mgasPerSec.toFixed(2)} Mgas/s: ${t.seconds.toFixed(1)} s import loop; whole process ${(t.wallSeconds ?? 0).toFixed(1)} s wall${cpu} (start-up included)`,
     );
     console.log(`ethereumjs runBlock, tuned (child process) — load ${load()}`);
     const e = await runChildMode('ethereumjs', files.dir);
     ejsRuns.push(e);
-    console.log(`  ${e.mgasPerSec.toFixed(2)} Mgas/s: ${e.seconds.toFixed(1)} s`);
+    console.log(`  ${e.mgasPerSec.toFixed(2)} Mgas/s: ${e.seconds.toFixed(1)} s${cpuNote(e)}`);
   }
   const tern = best(ternRuns);
   const ejs = best(ejsRuns);
@@ -201,7 +208,7 @@ async function runWorkload(name: string, o: Options): Promise<{ tern: ImportFigu
   if (o.detail) {
     console.log(`\ntern in-process (same importer, decode timed per block) — load ${load()}`);
     const d = await runChildMode('inprocess', files.dir);
-    console.log(`  ${d.mgasPerSec.toFixed(2)} Mgas/s: ${d.seconds.toFixed(1)} s`);
+    console.log(`  ${d.mgasPerSec.toFixed(2)} Mgas/s: ${d.seconds.toFixed(1)} s${cpuNote(d)}`);
     console.log(formatSplit(d));
   }
   if (o.profile) {
@@ -209,7 +216,7 @@ async function runWorkload(name: string, o: Options): Promise<{ tern: ImportFigu
     const path = join(profDir, 'import-loop.cpuprofile');
     console.log(`\ntern in-process under the CPU profiler (import loop only) — load ${load()}`);
     const d = await runChildMode('inprocess-profile', files.dir, [path]);
-    console.log(`  ${d.mgasPerSec.toFixed(2)} Mgas/s (profiling on): ${d.seconds.toFixed(1)} s`);
+    console.log(`  ${d.mgasPerSec.toFixed(2)} Mgas/s (profiling on): ${d.seconds.toFixed(1)} s${cpuNote(d)}`);
     console.log(formatSplit(d));
     console.log(formatProfile(summariseProfile(path)));
     console.log(`  profile kept in ${path} (open it in Chrome DevTools or speedscope)`);
@@ -217,7 +224,7 @@ async function runWorkload(name: string, o: Options): Promise<{ tern: ImportFigu
   if (o.shipped) {
     console.log(`\nethereumjs runBlock as shipped (@noble crypto, no caches) — load ${load()}`);
     const s = await runChildMode('ethereumjs-shipped', files.dir);
-    console.log(`  ${s.mgasPerSec.toFixed(2)} Mgas/s: ${s.seconds.toFixed(1)} s`);
+    console.log(`  ${s.mgasPerSec.toFixed(2)} Mgas/s: ${s.seconds.toFixed(1)} s${cpuNote(s)}`);
   }
   return { tern, ejs };
 }

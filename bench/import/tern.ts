@@ -3,7 +3,7 @@
 // worker pool). The figures come from the importer's own `Import done` line (JSON logs on stderr); the wall time
 // of the child includes process start, database open and pool start-up besides the import itself.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChainFiles, ChainMeta } from './params.js';
@@ -30,6 +30,27 @@ export interface ImportFigures {
   readonly split: StageSplit;
   /** Wall seconds of the whole child process (start-up included), when run as one. */
   readonly wallSeconds?: number;
+  /**
+   * CPU seconds of the import loop over all threads of the process (user + system), where measured: a figure
+   * that contention from other processes on a shared machine inflates far less than the wall time.
+   */
+  readonly cpuSeconds?: number;
+  /** CPU seconds of the whole child process (start-up included), when run as one on Linux. */
+  readonly processCpuSeconds?: number;
+}
+
+/**
+ * CPU seconds used by this process's waited-for children (cutime + cstime of /proc/self/stat, all their threads
+ * included); undefined where /proc is missing. Linux's USER_HZ is 100 on every architecture Node supports.
+ */
+function childrenCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 interface LogLine {
@@ -82,7 +103,9 @@ export async function runTernImport(files: ChainFiles, meta: ChainMeta): Promise
     if (wrote.hash !== meta.genesisHash) {
       throw new Error(`tern-exec init wrote genesis ${String(wrote.hash)}, the generator's is ${meta.genesisHash}`);
     }
+    const cpuBefore = childrenCpuSeconds();
     const imp = await runChild([...common, 'import', files.chain]);
+    const cpuAfter = childrenCpuSeconds();
     const done = imp.lines.find((l) => l.msg === 'Import done');
     if (imp.code !== 0 || done === undefined) {
       throw new Error(`tern-exec import failed (exit ${imp.code}):\n${imp.stderr.slice(-3000)}`);
@@ -110,6 +133,7 @@ export async function runTernImport(files: ChainFiles, meta: ChainMeta): Promise
       mgasPerSec,
       split,
       wallSeconds: imp.wallMs / 1000,
+      ...(cpuBefore !== undefined && cpuAfter !== undefined ? { processCpuSeconds: cpuAfter - cpuBefore } : {}),
     };
   } finally {
     rmSync(datadir, { recursive: true, force: true });
