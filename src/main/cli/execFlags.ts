@@ -1724,8 +1724,8 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
   {
     name: 'export',
     args: '<file> [first last]',
-    help: 'Export the chain, or blocks first..last, to an RLP file',
-    implemented: false,
+    help: 'Export the chain, or blocks first..last (appended), to an RLP file (.gz: compressed)',
+    implemented: true,
     minArgs: 1,
     maxArgs: 3,
   },

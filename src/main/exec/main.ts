@@ -7,6 +7,7 @@ import { dumpTomlConfig, loadTomlConfig } from '../cli/toml.js';
 import { type LogFormat, type LoggerOptions, levelFromVerbosity, parseVmodule } from '../common/logger/index.js';
 import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
+import { runExport } from './cmd/export.js';
 import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
 import { runNode } from './node.js';
@@ -43,6 +44,7 @@ function loggerOptions(settings: Settings): LoggerOptions {
 async function startExec(ctx: ProgramContext): Promise<undefined | 'done'> {
   if (ctx.settings.subcommand?.name === 'init') return runInit(ctx);
   if (ctx.settings.subcommand?.name === 'import') return runImport(ctx);
+  if (ctx.settings.subcommand?.name === 'export') return runExport(ctx);
   const { log } = ctx;
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });

@@ -1,7 +1,9 @@
-// `tern-exec import <file.rlp>...`: imports blocks from files of concatenated RLP blocks (geth's export format),
+// `tern-exec import <file.rlp>...`: imports blocks from files of concatenated RLP blocks (geth's export format, .gz
+// files decompressed),
 // printing progress with blocks/s and Mgas/s. An invalid block stops the import with its number and reason; the
 // blocks before it stay. After a crash, running the same import again skips the blocks already persisted.
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import type { ProgramContext } from '../../cli/run.js';
 import { ReportedError, TernError, UsageError } from '../../common/errors.js';
 import { decodeBlock } from '../../primitives/block/block.js';
@@ -17,7 +19,9 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
   const logger = log.logger.child('import');
   const files = settings.args.map((path) => {
     try {
-      return { path, data: readFileSync(path) };
+      const data = readFileSync(path);
+      // geth's export writes .gz files compressed; read them the same way.
+      return { path, data: path.endsWith('.gz') ? gunzipSync(data) : data };
     } catch (err) {
       throw new UsageError(`cannot read import file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
