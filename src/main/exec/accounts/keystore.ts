@@ -6,11 +6,11 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { scrypt as nobleScrypt } from '@noble/hashes/scrypt.js';
-import type { Secp256k1 } from 'secp256k1';
+import type * as Secp256k1Module from 'secp256k1';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 
-const secp = createRequire(import.meta.url)('secp256k1') as Secp256k1;
+const secp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1Module;
 
 /** geth's StandardScryptN/P and LightScryptN/P. */
 export const SCRYPT_STANDARD = { n: 1 << 18, p: 1 } as const;

@@ -4,13 +4,13 @@
 // with v = 27 + recovery id.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Secp256k1 } from 'secp256k1';
+import type * as Secp256k1Module from 'secp256k1';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
 import { Keystore, type KeystoreEntry } from './keystore.js';
 
-const secp = createRequire(import.meta.url)('secp256k1') as Secp256k1;
+const secp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1Module;
 
 export interface AccountsOptions {
   keystoreDir: string;
