@@ -5,6 +5,7 @@ import { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { asBytes, asList, bytesToBigint, type RlpDecoded, rlpDecode } from '../rlp.js';
+import { DEPOSIT_TX_TYPE, decodeDepositTx } from './deposit/deposit.js';
 
 export interface DecodedTx {
   readonly type: number;
@@ -26,6 +27,8 @@ export interface DecodedTx {
   readonly s: bigint;
   readonly hash: Uint8Array;
   readonly raw: Uint8Array;
+  /** OP deposit (type 0x7e) fields; v/r/s, gasPrice and nonce are 0 and chainId undefined for deposits. */
+  readonly deposit?: { sourceHash: Uint8Array; from: Uint8Array; mint: bigint; isSystemTx: boolean };
 }
 
 function bad(message: string): never {
@@ -80,6 +83,25 @@ export function decodeTransaction(raw: Uint8Array): DecodedTx {
       s: int(f, 8, 's'),
       hash,
       raw,
+    };
+  }
+  if (first === DEPOSIT_TX_TYPE) {
+    const d = decodeDepositTx(raw);
+    return {
+      type: first,
+      chainId: undefined,
+      nonce: 0n,
+      gasPrice: 0n,
+      gasLimit: d.gasLimit,
+      to: d.to === undefined ? undefined : new Address(d.to),
+      value: d.value,
+      data: d.data,
+      v: 0n,
+      r: 0n,
+      s: 0n,
+      hash,
+      raw,
+      deposit: { sourceHash: d.sourceHash, from: d.from, mint: d.mint, isSystemTx: d.isSystemTx },
     };
   }
   const want = FIELD_COUNT[first];

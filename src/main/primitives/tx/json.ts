@@ -13,7 +13,19 @@ export interface TxPosition {
   baseFee: bigint | undefined;
 }
 
-export function txToJson(tx: DecodedTx, from: Uint8Array, at?: TxPosition): Record<string, unknown> {
+/** What a deposit's receipt adds to its RPC form (op-geth reads the receipt for these). */
+export interface DepositReceiptInfo {
+  depositNonce?: bigint | undefined;
+  depositReceiptVersion?: bigint | undefined;
+}
+
+export function txToJson(
+  tx: DecodedTx,
+  from: Uint8Array,
+  at?: TxPosition,
+  receipt?: DepositReceiptInfo,
+): Record<string, unknown> {
+  if (tx.deposit) return depositToJson(tx, tx.deposit, at, receipt);
   const out: Record<string, unknown> = {
     blockHash: at ? hex(at.blockHash) : null,
     blockNumber: at ? qty(at.blockNumber) : null,
@@ -60,6 +72,41 @@ export function txToJson(tx: DecodedTx, from: Uint8Array, at?: TxPosition): Reco
   out.r = qty(tx.r);
   out.s = qty(tx.s);
   if (tx.type !== 0) out.yParity = qty(tx.v);
+  return out;
+}
+
+// op-geth's RPCTransaction for type 0x7e: zero gas price and signature, no chainId/accessList/yParity; the
+// nonce is the receipt's depositNonce (0 before Regolith); mint only when non-zero (op-geth decodes a zero mint
+// as absent), isSystemTx only when true, depositReceiptVersion only with a depositNonce (Canyon on).
+function depositToJson(
+  tx: DecodedTx,
+  d: NonNullable<DecodedTx['deposit']>,
+  at: TxPosition | undefined,
+  receipt: DepositReceiptInfo | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    blockHash: at ? hex(at.blockHash) : null,
+    blockNumber: at ? qty(at.blockNumber) : null,
+    from: hex(d.from),
+    gas: qty(tx.gasLimit),
+    gasPrice: '0x0',
+    hash: hex(tx.hash),
+    input: hex(tx.data),
+    nonce: qty(receipt?.depositNonce ?? 0n),
+    to: tx.to ? hex(tx.to.bytes) : null,
+    transactionIndex: at ? qty(at.index) : null,
+    value: qty(tx.value),
+    type: qty(tx.type),
+    v: '0x0',
+    r: '0x0',
+    s: '0x0',
+    sourceHash: hex(d.sourceHash),
+  };
+  if (d.mint !== 0n) out.mint = qty(d.mint);
+  if (d.isSystemTx) out.isSystemTx = true;
+  if (receipt?.depositNonce !== undefined && receipt.depositReceiptVersion !== undefined) {
+    out.depositReceiptVersion = qty(receipt.depositReceiptVersion);
+  }
   return out;
 }
 
