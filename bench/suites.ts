@@ -1,8 +1,9 @@
 // The list of benchmark suites `npm run bench` knows. Each suite lives in its own file.
+import { blobsSuite } from './blobs.js';
 import { keccakSuite } from './keccak.js';
 import { loggerSuite } from './logger.js';
 import { poolSuite } from './pool.js';
 import type { BenchSuite } from './suite.js';
 import { trieSuite } from './trie.js';
 
-export const SUITES: BenchSuite[] = [keccakSuite, poolSuite, loggerSuite, trieSuite];
+export const SUITES: BenchSuite[] = [keccakSuite, poolSuite, loggerSuite, trieSuite, blobsSuite];

@@ -10,7 +10,8 @@ type CKzg = typeof import('c-kzg');
 
 let ckzg: CKzg | undefined;
 
-function load(): CKzg {
+/** The c-kzg binding with the mainnet trusted setup loaded (the blob verifier's workers use it too). */
+export function load(): CKzg {
   if (ckzg !== undefined) return ckzg;
   let mod: CKzg;
   try {
