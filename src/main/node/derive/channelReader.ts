@@ -1,0 +1,220 @@
+// Channel reader (derivation.md "Channel Reader", fjord/derivation.md "Brotli Channel Compression"): decompresses
+// a channel (zlib; from Fjord also brotli behind the 0x01 version byte), keeping at most MAX_RLP_BYTES_PER_CHANNEL
+// decompressed bytes, then reads RLP byte strings, each a typed batch. A malformed batch ends the channel; a span
+// batch before Delta, or one whose transactions cannot be rebuilt, is dropped alone. Drops are debug-logged, counted.
+import { createBrotliDecompress, createInflate, constants as zc } from 'node:zlib';
+import type { Logger } from '../../common/logger/index.js';
+import { rlpDecode } from '../../primitives/rlp.js';
+import { rlpItemLength } from '../../primitives/rlpStream.js';
+import type { L1BlockRef } from '../../primitives/rollup/blockRef.js';
+import { isDelta, isFjord, maxRlpBytesPerChannel, type RollupConfig } from '../../primitives/rollup/config.js';
+import { type BatchData, decodeBatchData, SINGULAR_BATCH_TYPE } from './batch/batchCodec.js';
+import { batchError } from './batch/bytes.js';
+import type { SingularBatch } from './batch/singularBatch.js';
+import { deriveSpanBatch, type SpanBatch } from './batch/spanBatch.js';
+import { CHANNEL_VERSION_BROTLI, type CompressionAlgo } from './channel.js';
+import type { ChannelDataSource } from './channelBank.js';
+import { type StageDeps, stageLogger } from './frameQueue.js';
+
+export type DecodedBatch =
+  | { readonly type: 'singular'; readonly batch: SingularBatch; readonly compression: CompressionAlgo }
+  | { readonly type: 'span'; readonly batch: SpanBatch; readonly compression: CompressionAlgo };
+
+export interface DecompressOptions {
+  /** Brotli is accepted only from Fjord. */
+  readonly fjord: boolean;
+  /** Decompressed bytes kept (MAX_RLP_BYTES_PER_CHANNEL of the fork). */
+  readonly maxBytes: number;
+}
+
+export interface Decompressed {
+  readonly algo: CompressionAlgo;
+  /** At most maxBytes; what decompressed before any corruption. */
+  readonly data: Uint8Array;
+  /** Set when the stream was corrupt or truncated; the data before that point is still read. */
+  readonly error?: string;
+}
+
+/** Which compression a channel uses, from its first byte (RFC 1950 CM 8/15 is zlib; 0x01 is brotli). */
+export function channelCompression(first: number | undefined, fjord: boolean): CompressionAlgo {
+  if (first === undefined) return batchError('channel is empty');
+  const cm = first & 0x0f;
+  if (cm === 8 || cm === 15) return 'zlib';
+  if (first === CHANNEL_VERSION_BROTLI) {
+    if (!fjord) batchError('brotli-compressed channel before Fjord');
+    return 'brotli';
+  }
+  return batchError(`unknown channel compression byte 0x${first.toString(16)}`);
+}
+
+/**
+ * Decompresses a channel as a stream, stopping once `maxBytes` are out (zip bombs cost nothing), and keeping the
+ * output produced before a corrupt or truncated part. Throws BATCH_INVALID only for an unknown compression byte.
+ */
+export function decompressChannel(channel: Uint8Array, opts: DecompressOptions): Promise<Decompressed> {
+  const algo = channelCompression(channel[0], opts.fjord);
+  const z =
+    algo === 'zlib'
+      ? createInflate({ finishFlush: zc.Z_SYNC_FLUSH })
+      : createBrotliDecompress({ finishFlush: zc.BROTLI_OPERATION_FLUSH });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let done = false;
+    const finish = (error?: string) => {
+      if (done) return;
+      done = true;
+      z.removeAllListeners('data');
+      z.destroy();
+      const all = Buffer.concat(chunks);
+      const data = new Uint8Array(all.buffer, all.byteOffset, Math.min(all.length, opts.maxBytes));
+      resolve(error === undefined ? { algo, data } : { algo, data, error });
+    };
+    z.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total > opts.maxBytes) finish();
+    });
+    z.on('error', (err: Error) => finish(err.message));
+    z.on('end', () => finish());
+    z.end(algo === 'brotli' ? channel.subarray(1) : channel);
+  });
+}
+
+/** Reads the typed batches (RLP byte strings) of decompressed channel data, in order. */
+export class BatchReader {
+  private offset = 0;
+  constructor(private readonly data: Uint8Array) {}
+
+  /** The next typed batch's bytes, or undefined at the end. Throws BATCH_INVALID on malformed RLP. */
+  next(): Uint8Array | undefined {
+    if (this.offset >= this.data.length) return undefined;
+    const head = this.data[this.offset] as number;
+    if (head >= 0xc0) batchError('channel: batch must be an RLP string, got a list');
+    let len: number;
+    try {
+      len = rlpItemLength(this.data, this.offset);
+    } catch {
+      return batchError('channel: truncated RLP header');
+    }
+    if (this.offset + len > this.data.length) batchError('channel: batch runs past the end (or the size limit)');
+    const item = rlpDecode(this.data.subarray(this.offset, this.offset + len));
+    this.offset += len;
+    return item as Uint8Array;
+  }
+
+  get consumed(): number {
+    return this.offset;
+  }
+}
+
+export interface ChannelReaderStats {
+  channelsDropped: number;
+  batchesDropped: number;
+  singularBatches: number;
+  spanBatches: number;
+}
+
+export interface ChannelReaderDeps extends StageDeps {
+  /** Decompression, e.g. on the worker pool; defaults to decompressChannel in this thread. */
+  decompress?: (channel: Uint8Array, opts: DecompressOptions) => Promise<Decompressed>;
+}
+
+export class ChannelReader {
+  readonly stats: ChannelReaderStats = { channelsDropped: 0, batchesDropped: 0, singularBatches: 0, spanBatches: 0 };
+  private reader: { batches: BatchReader; algo: CompressionAlgo } | undefined;
+  private readonly log: Logger;
+  private readonly decompress: NonNullable<ChannelReaderDeps['decompress']>;
+
+  constructor(
+    private readonly cfg: RollupConfig,
+    private readonly prev: ChannelDataSource,
+    deps: ChannelReaderDeps = {},
+  ) {
+    this.log = stageLogger(deps, 'channel-reader');
+    this.decompress = deps.decompress ?? decompressChannel;
+  }
+
+  origin(): L1BlockRef | undefined {
+    return this.prev.origin();
+  }
+
+  async nextBatch(): Promise<DecodedBatch | undefined> {
+    for (;;) {
+      if (this.reader === undefined) {
+        const channel = await this.prev.nextData();
+        if (channel === undefined) return undefined;
+        await this.open(channel);
+        continue;
+      }
+      let data: BatchData;
+      try {
+        const typed = this.reader.batches.next();
+        if (typed === undefined) {
+          this.reader = undefined;
+          continue;
+        }
+        data = decodeBatchData(typed);
+      } catch (err) {
+        this.dropChannel(err);
+        continue;
+      }
+      const algo = this.reader.algo;
+      if (data.type === SINGULAR_BATCH_TYPE) {
+        this.stats.singularBatches++;
+        return { type: 'singular', batch: data.batch, compression: algo };
+      }
+      const origin = this.origin();
+      // Checked with the inclusion block's time; the batch queue checks the batch's own L1 origin again.
+      if (origin === undefined || !isDelta(this.cfg, origin.timestamp)) {
+        this.dropBatch('span batch before Delta', origin);
+        continue;
+      }
+      try {
+        const batch = deriveSpanBatch(data.batch, this.cfg.blockTime, this.cfg.genesis.l2Time, this.cfg.l2ChainId);
+        this.stats.spanBatches++;
+        return { type: 'span', batch, compression: algo };
+      } catch (err) {
+        this.dropBatch(err instanceof Error ? err.message : String(err), origin);
+      }
+    }
+  }
+
+  private async open(channel: Uint8Array): Promise<void> {
+    const origin = this.origin();
+    const t = origin?.timestamp ?? 0;
+    try {
+      const out = await this.decompress(channel, {
+        fjord: isFjord(this.cfg, t),
+        maxBytes: maxRlpBytesPerChannel(this.cfg, t),
+      });
+      if (out.error !== undefined) this.log.debug('channel decompression stopped early', { err: out.error });
+      this.reader = { batches: new BatchReader(out.data), algo: out.algo };
+    } catch (err) {
+      this.dropChannel(err);
+    }
+  }
+
+  private dropChannel(err: unknown): void {
+    this.reader = undefined;
+    this.stats.channelsDropped++;
+    this.log.debug('dropping rest of channel', {
+      origin: this.origin()?.number,
+      err: err instanceof Error ? err.message : String(err),
+    });
+  }
+
+  private dropBatch(reason: string, origin: L1BlockRef | undefined): void {
+    this.stats.batchesDropped++;
+    this.log.debug('dropping batch', { origin: origin?.number, reason });
+  }
+
+  /** Holocene fast channel invalidation: the batch stage found an invalid batch, so the rest of the channel goes. */
+  flushChannel(): void {
+    this.reader = undefined;
+  }
+
+  reset(): void {
+    this.reader = undefined;
+  }
+}
