@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { AttributesBuilder } from '../../../../../src/main/node/derive/attributesBuilder.js';
+import { systemConfigFromGenesis } from '../../../../../src/main/node/derive/systemConfig.js';
+import { fromHex, type L2BlockRef, toHex } from '../../../../../src/main/node/derive/types.js';
+import type { L1BlockInfo } from '../../../../../src/main/node/l1/interface.js';
+import type { Header } from '../../../../../src/main/primitives/block/header.js';
+import { decodeL1InfoCalldata } from '../../../../../src/main/primitives/op/l1Info.js';
+import type { Receipt } from '../../../../../src/main/primitives/receipt/receipt.js';
+import { decodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
+import { configUpdateLog, depositLog, testRollupConfig } from './fixtures.js';
+
+const hh = (n: number) => `0x${n.toString(16).padStart(8, '0')}${'cd'.repeat(28)}` as `0x${string}`;
+function info(n: number, t: number): L1BlockInfo {
+  const header = {
+    baseFeePerGas: 7n,
+    mixHash: fromHex('55'.repeat(32)),
+    excessBlobGas: 0n,
+    parentBeaconBlockRoot: fromHex('66'.repeat(32)),
+  } as unknown as Header;
+  return { number: n, hash: hh(n), parentHash: hh(n - 1), timestamp: t, header };
+}
+
+describe('attributes builder', () => {
+  // Fjord activates at L2 time 1012; Holocene and Jovian-era fields off except where set.
+  const cfg = testRollupConfig({ ecotone_time: 0, fjord_time: 1012 });
+  const blocks = new Map([100, 101].map((n) => [hh(n), info(n, 1000 + (n - 100) * 12)]));
+  const deposit = depositLog({
+    from: `0x${'01'.repeat(20)}`,
+    to: `0x${'02'.repeat(20)}`,
+    mint: 1n,
+    value: 0n,
+    gas: 50_000n,
+    creation: false,
+    data: '',
+  });
+  deposit.address = fromHex(cfg.depositContractAddress);
+  const receipts: Receipt[] = [
+    {
+      type: 2,
+      status: 1,
+      cumulativeGasUsed: 0n,
+      logsBloom: new Uint8Array(256),
+      logs: [deposit, configUpdateLog(2, (45_000_000).toString(16).padStart(64, '0'))],
+    },
+  ];
+  const l1 = {
+    infoByHash: async (h: string) => blocks.get(h as `0x${string}`) as L1BlockInfo,
+    fetchReceipts: async (h: string) => ({ info: blocks.get(h as `0x${string}`) as L1BlockInfo, receipts }),
+  };
+  const sc = systemConfigFromGenesis(cfg.genesis.systemConfig);
+  const builder = new AttributesBuilder(cfg, l1, { systemConfigByL2Hash: async () => sc });
+  const parent: L2BlockRef = {
+    number: 5,
+    hash: hh(0x2005),
+    parentHash: hh(0x2004),
+    timestamp: 1010,
+    l1origin: { number: 100, hash: hh(100) },
+    sequenceNumber: 3,
+  };
+
+  it('in an epoch: L1 info with the next sequence number, no deposits', async () => {
+    const a = await builder.prepare({ ...parent, timestamp: 1008 }, { number: 100, hash: hh(100) });
+    expect(a.transactions).toHaveLength(1);
+    const l1info = decodeL1InfoCalldata(decodeDepositTx(a.transactions[0] as Uint8Array).data);
+    expect(l1info.format).toBe('ecotone');
+    expect(l1info.sequenceNumber).toBe(4n);
+    expect(l1info.number).toBe(100n);
+    expect(a.timestamp).toBe(1010);
+    expect(a.gasLimit).toBe(30_000_000n);
+    expect(a.noTxPool).toBe(true);
+    expect(a.withdrawals).toEqual([]);
+    expect(toHex(a.parentBeaconBlockRoot as Uint8Array)).toBe(`0x${'66'.repeat(32)}`);
+    expect(toHex(a.prevRandao)).toBe(`0x${'55'.repeat(32)}`);
+    expect(a.suggestedFeeRecipient).toBe('0x4200000000000000000000000000000000000011');
+    expect(a.eip1559Params).toBeUndefined();
+    expect(a.minBaseFee).toBeUndefined();
+  });
+
+  it('first block of an epoch at the Fjord activation: L1 info, deposits, system config, upgrade txs in order', async () => {
+    const a = await builder.prepare(parent, { number: 101, hash: hh(101) });
+    const txs = a.transactions.map((t) => decodeDepositTx(t));
+    expect(txs).toHaveLength(1 + 1 + 3);
+    const l1info = decodeL1InfoCalldata(txs[0]!.data);
+    expect(l1info.sequenceNumber).toBe(0n);
+    expect(l1info.number).toBe(101n);
+    expect(toHex(txs[1]!.from)).toBe(`0x${'01'.repeat(20)}`);
+    expect(toHex(txs[2]!.sourceHash)).toBe('0x86122c533fdcb89b16d8713174625e44578a89751d96c098ec19ab40a51a8ea3');
+    expect(a.gasLimit).toBe(45_000_000n);
+  });
+
+  it('asks for a reset when the epoch does not build on the parent origin', async () => {
+    await expect(
+      builder.prepare({ ...parent, l1origin: { number: 100, hash: hh(99) } }, { number: 101, hash: hh(101) }),
+    ).rejects.toMatchObject({
+      severity: 'reset',
+    });
+  });
+
+  it('from Holocene gives eip1559Params; from Jovian minBaseFee and the Jovian L1 info after activation', async () => {
+    const j = testRollupConfig({
+      ecotone_time: 0,
+      fjord_time: 0,
+      granite_time: 0,
+      holocene_time: 0,
+      isthmus_time: 0,
+      jovian_time: 0,
+    });
+    const s = { ...sc, eip1559Params: fromHex('000000fa00000006'), minBaseFee: 9n };
+    const b = new AttributesBuilder(j, l1, { systemConfigByL2Hash: async () => s });
+    const a = await b.prepare({ ...parent, timestamp: 1008 }, { number: 100, hash: hh(100) });
+    expect(toHex(a.eip1559Params as Uint8Array)).toBe('0x000000fa00000006');
+    expect(a.minBaseFee).toBe(9n);
+    const l1info = decodeL1InfoCalldata(decodeDepositTx(a.transactions[0] as Uint8Array).data);
+    expect(l1info.format).toBe('jovian');
+    expect(l1info.daFootprintGasScalar).toBe(400n);
+  });
+});

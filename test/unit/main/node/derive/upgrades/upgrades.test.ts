@@ -1,0 +1,230 @@
+import { createEVM } from '@ethereumjs/evm';
+import { Address } from '@ethereumjs/util';
+import { describe, expect, it } from 'vitest';
+import { TernError } from '../../../../../../src/main/common/errors.js';
+import { keccak256 } from '../../../../../../src/main/native/keccak.js';
+import { toHex } from '../../../../../../src/main/node/derive/types.js';
+import {
+  type BytecodeSource,
+  chainBytecode,
+  packagedBytecode,
+} from '../../../../../../src/main/node/derive/upgrades/common.js';
+import {
+  ECOTONE_GAS_PRICE_ORACLE_CODE_HASH,
+  ECOTONE_L1_BLOCK_CODE_HASH,
+  ecotoneUpgradeTxs,
+} from '../../../../../../src/main/node/derive/upgrades/ecotone.js';
+import {
+  FJORD_GAS_PRICE_ORACLE_CODE_HASH,
+  fjordUpgradeTxs,
+} from '../../../../../../src/main/node/derive/upgrades/fjord.js';
+import { EIP2935_CODE_HASH, isthmusUpgradeTxs } from '../../../../../../src/main/node/derive/upgrades/isthmus.js';
+import { jovianUpgradeTxs } from '../../../../../../src/main/node/derive/upgrades/jovian.js';
+import type { DepositTx } from '../../../../../../src/main/primitives/tx/deposit/deposit.js';
+
+// Values copied from the specs' per-fork derivation.md (sourceHash, from, to, gasLimit, data).
+type Want = [sourceHash: string, from: string, to: string | undefined, gas: number, data?: string];
+
+function check(txs: DepositTx[], want: Want[]): void {
+  expect(txs).toHaveLength(want.length);
+  for (const [i, [sh, from, to, gas, data]] of want.entries()) {
+    const tx = txs[i] as DepositTx;
+    expect(toHex(tx.sourceHash), `tx ${i} sourceHash`).toBe(sh);
+    expect(toHex(tx.from), `tx ${i} from`).toBe(from.toLowerCase());
+    expect(tx.to === undefined ? undefined : toHex(tx.to), `tx ${i} to`).toBe(to?.toLowerCase());
+    expect(tx.gasLimit, `tx ${i} gas`).toBe(BigInt(gas));
+    expect(tx.mint).toBe(0n);
+    expect(tx.value).toBe(0n);
+    expect(tx.isSystemTx).toBe(false);
+    if (data !== undefined) expect(toHex(tx.data), `tx ${i} data`).toBe(data);
+  }
+}
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+const DEPOSITOR = '0xDeaDDEaDDeAdDeAdDEAdDEaddeAddEAdDEAd0001';
+const L1B = '0x4200000000000000000000000000000000000015';
+const GPO = '0x420000000000000000000000000000000000000F';
+
+/** Stand-in creation code for the contracts no package holds (only their transactions' other fields are checked). */
+const fake: BytecodeSource = { get: () => Uint8Array.of(0x60, 0x00) };
+
+async function deployedCodeHash(from: Uint8Array, initcode: Uint8Array): Promise<string> {
+  const evm = await createEVM();
+  const res = await evm.runCall({ caller: new Address(from), data: initcode, gasLimit: 30_000_000n });
+  expect(res.execResult.exceptionError).toBeUndefined();
+  return toHex(keccak256(res.execResult.returnValue));
+}
+
+describe('Ecotone upgrade transactions', () => {
+  const txs = ecotoneUpgradeTxs(packagedBytecode());
+  it('match the spec field by field', () => {
+    check(txs, [
+      [
+        '0x877a6077205782ea15a6dc8699fa5ebcec5e0f4389f09cb8eda09488231346f8',
+        '0x4210000000000000000000000000000000000000',
+        undefined,
+        375_000,
+      ],
+      [
+        '0xa312b4510adf943510f05fcc8f15f86995a5066bd83ce11384688ae20e6ecf42',
+        '0x4210000000000000000000000000000000000001',
+        undefined,
+        1_000_000,
+      ],
+      [
+        '0x18acb38c5ff1c238a7460ebc1b421fa49ec4874bdf1e0a530d234104e5e67dbc',
+        ZERO,
+        L1B,
+        50_000,
+        '0x3659cfe600000000000000000000000007dbe8500fc591d1852b76fee44d5a05e13097ff',
+      ],
+      [
+        '0xee4f9385eceef498af0be7ec5862229f426dec41c8d42397c7257a5117d9230a',
+        ZERO,
+        GPO,
+        50_000,
+        '0x3659cfe6000000000000000000000000b528d11cc114e026f138fe568744c6d45ce6da7a',
+      ],
+      ['0x0c1cb38e99dbc9cbfab3bb80863380b0905290b37eb3d6ab18dc01c1f3e75f93', DEPOSITOR, GPO, 80_000, '0x22b90ab3'],
+      [
+        '0x69b763c48478b9dc2f65ada09b3d92133ec592ea715ec65ad6e7f3dc519dc00c',
+        '0x0B799C86a49DEeb90402691F1041aa3AF2d3C875',
+        undefined,
+        250_000,
+      ],
+    ]);
+  });
+  it('deploy contracts with the code hashes the spec requires', async () => {
+    expect(await deployedCodeHash(txs[0]!.from, txs[0]!.data)).toBe(ECOTONE_L1_BLOCK_CODE_HASH);
+    expect(await deployedCodeHash(txs[1]!.from, txs[1]!.data)).toBe(ECOTONE_GAS_PRICE_ORACLE_CODE_HASH);
+  });
+});
+
+describe('Fjord upgrade transactions', () => {
+  const txs = fjordUpgradeTxs(packagedBytecode());
+  it('match the spec field by field', () => {
+    check(txs, [
+      [
+        '0x86122c533fdcb89b16d8713174625e44578a89751d96c098ec19ab40a51a8ea3',
+        '0x4210000000000000000000000000000000000002',
+        undefined,
+        1_450_000,
+      ],
+      [
+        '0x1e6bb0c28bfab3dc9b36ffb0f721f00d6937f33577606325692db0965a7d58c6',
+        ZERO,
+        GPO,
+        50_000,
+        '0x3659cfe6000000000000000000000000a919894851548179a0750865e7974da599c0fac7',
+      ],
+      ['0xbac7bb0d5961cad209a345408b0280a0d4686b1b20665e1b0f9cdafd73b19b6b', DEPOSITOR, GPO, 90_000, '0x8e98b106'],
+    ]);
+  });
+  it('deploys the GasPriceOracle with the code hash the spec requires', async () => {
+    expect(await deployedCodeHash(txs[0]!.from, txs[0]!.data)).toBe(FJORD_GAS_PRICE_ORACLE_CODE_HASH);
+  });
+});
+
+describe('Isthmus upgrade transactions', () => {
+  it('match the spec field by field', async () => {
+    const txs = isthmusUpgradeTxs(fake);
+    check(txs, [
+      [
+        '0x3b2d0821ca2411ad5cd3595804d1213d15737188ae4cbd58aa19c821a6c211bf',
+        '0x4210000000000000000000000000000000000003',
+        undefined,
+        425_000,
+      ],
+      [
+        '0xfc70b48424763fa3fab9844253b4f8d508f91eb1f7cb11a247c9baec0afb8035',
+        '0x4210000000000000000000000000000000000004',
+        undefined,
+        1_625_000,
+      ],
+      [
+        '0x107a570d3db75e6110817eb024f09f3172657e920634111ce9875d08a16daa96',
+        '0x4210000000000000000000000000000000000005',
+        undefined,
+        500_000,
+      ],
+      [
+        '0xebe8b5cb10ca47e0d8bda8f5355f2d66711a54ddeb0ef1d30e29418c9bf17a0e',
+        ZERO,
+        L1B,
+        50_000,
+        '0x3659cfe6000000000000000000000000ff256497d61dcd71a9e9ff43967c13fde1f72d12',
+      ],
+      [
+        '0xecf2d9161d26c54eda6b7bfdd9142719b1e1199a6e5641468d1bf705bc531ab0',
+        ZERO,
+        GPO,
+        50_000,
+        '0x3659cfe600000000000000000000000093e57a196454cb919193fa9946f14943cf733845',
+      ],
+      [
+        '0xad74e1adb877ccbe176b8fa1cc559388a16e090ddbe8b512f5b37d07d887a927',
+        ZERO,
+        '0x420000000000000000000000000000000000001B',
+        50_000,
+        '0x3659cfe60000000000000000000000004fa2be8cd41504037f1838bce3bcc93bc68ff537',
+      ],
+      ['0x3ddf4b1302548dd92939826e970f260ba36167f4c25f18390a5e8b194b295319', DEPOSITOR, GPO, 90_000, '0x291b0383'],
+      [
+        '0xbfb734dae514c5974ddf803e54c1bc43d5cdb4a48ae27e1d9b875a5a150b553a',
+        '0x3462413Af4609098e1E27A490f554f260213D685',
+        undefined,
+        250_000,
+      ],
+    ]);
+    expect(await deployedCodeHash(txs[7]!.from, txs[7]!.data)).toBe(EIP2935_CODE_HASH);
+  });
+  it('fails clearly without the contract bytecode', () => {
+    let err: unknown;
+    try {
+      isthmusUpgradeTxs(chainBytecode(packagedBytecode()));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TernError);
+    expect((err as TernError).code).toBe('UPGRADE_BYTECODE_UNAVAILABLE');
+    expect((err as TernError).severity).toBe('critical');
+    expect((err as TernError).message).toContain('isthmus-l1-block-deployment');
+  });
+});
+
+describe('Jovian upgrade transactions', () => {
+  it('match the spec field by field, in the spec order', () => {
+    check(jovianUpgradeTxs(fake), [
+      [
+        '0x98faf23b9795967bc0b1c543144739d50dba3ea40420e77ad6ca9848dbfb62e8',
+        '0x4210000000000000000000000000000000000006',
+        undefined,
+        447_315,
+      ],
+      [
+        '0x08447273a4fbce97bc8c515f97ac74efc461f6a4001553712f31ebc11288bad2',
+        ZERO,
+        L1B,
+        50_000,
+        '0x3659cfe60000000000000000000000003ba4007f5c922fbb33c454b41ea7a1f11e83df2c',
+      ],
+      [
+        '0xd939cca6eca7bd0ee0c7e89f7e5b5cf7bf6f7afe7b6966bb45dfb95344b31545',
+        '0x4210000000000000000000000000000000000007',
+        undefined,
+        1_750_714,
+      ],
+      [
+        '0x46b597e2d8346ed7749b46734074361e0b41a0ab9af7afda5bb4e367e072bcb8',
+        ZERO,
+        GPO,
+        50_000,
+        '0x3659cfe60000000000000000000000004f1db3c6abd250ba86e0928471a8f7db3afd88f1',
+      ],
+      ['0xe836db6a959371756f8941be3e962d000f7e12a32e49e2c9ca42ba177a92716c', DEPOSITOR, GPO, 90_000, '0xb3d72079'],
+    ]);
+  });
+  it('fails clearly without the contract bytecode', () => {
+    expect(() => jovianUpgradeTxs(packagedBytecode())).toThrow(/jovian-l1-block-deployment/);
+  });
+});
