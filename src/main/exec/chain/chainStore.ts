@@ -1,5 +1,11 @@
-// The canonical chain in the database: genesis initialisation, head tracking, and block/receipt reads by number
-// and hash. Block import (importer.ts) writes through commitBlock so a block lands in one atomic batch.
+// The chain in the database: genesis initialisation, head tracking, block/receipt reads by number and hash, and
+// moving the head. Block import (importer.ts) writes through commitBlock (canonical extension) or commitSideBlock
+// (a block stored beside the chain, executed but not canonical), each one atomic batch.
+//
+// The flat state always matches the head block. Each canonical block keeps its reverse state changes (for the
+// latest `reorgHistory` blocks), each side block its forward changes; setHead unwinds the canonical blocks down
+// to the common ancestor and applies the new branch, one atomic batch per block, so a crash leaves a consistent
+// database whose head is some block on the way (the consensus client repeats its forkchoice update).
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { type Block, decodeBlock, encodeBlock } from '../../primitives/block/block.js';
@@ -11,10 +17,13 @@ import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import * as chain from '../db/chain.js';
 import type { WriteBatch } from '../db/interface.js';
 import type { Database } from '../db/open.js';
+import { writeCode, writeTrieNode } from '../db/state.js';
 import type { StateDiff } from '../state/interface.js';
 import { StateCommitment } from '../state/trie/commitment.js';
 import type { TrieNode } from '../state/trie/interface.js';
+import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFromReverse } from './changeset.js';
 import { type Genesis, genesisHeader } from './genesis.js';
+import { headEvents } from './headEvents.js';
 import { DbStateReader, writeStateDiff } from './stateStore.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -35,11 +44,32 @@ export interface BlockCommit {
   newNodes: readonly TrieNode[];
 }
 
+export interface ChainStoreOptions {
+  /** How many recent canonical blocks keep the reverse state changes a reorg needs (the deepest reorg). */
+  reorgHistory?: number;
+}
+
+export const chainStoreDefaults = { reorgHistory: 1024 } as const;
+
+/** What setHead did. */
+export interface HeadChange {
+  /** Blocks taken off the canonical chain. */
+  unwound: number;
+  /** Blocks made canonical. */
+  applied: number;
+}
+
 export class ChainStore {
   private cachedHead: ChainHead | undefined;
   private cachedConfig: ChainConfig | undefined;
+  private readonly reorgHistory: number;
 
-  constructor(readonly db: Database) {}
+  constructor(
+    readonly db: Database,
+    opts: ChainStoreOptions = {},
+  ) {
+    this.reorgHistory = opts.reorgHistory ?? chainStoreDefaults.reorgHistory;
+  }
 
   /** The chain config stored by init; throws when the database has no genesis yet. */
   config(): ChainConfig {
@@ -168,11 +198,22 @@ export class ChainStore {
   }
 
   private writeBlock(b: WriteBatch, block: Block, hash: Uint8Array, receipts: readonly Receipt[]): void {
+    this.writeBlockData(b, block, hash, receipts);
+    this.writeCanonical(b, block, hash);
+  }
+
+  /** Header, body and receipts: what every stored block has, canonical or not. */
+  private writeBlockData(b: WriteBatch, block: Block, hash: Uint8Array, receipts: readonly Receipt[]): void {
     const n = Number(block.header.number);
     chain.writeHeaderRlp(b, n, hash, encodeHeader(block.header));
     const full = asList(rlpDecode(encodeBlock(block)), 'block');
     chain.writeBodyRlp(b, n, hash, rlpEncode(full.slice(1) as RlpDecoded[] as Parameters<typeof rlpEncode>[0]));
     chain.writeReceiptsRlp(b, n, hash, rlpEncode(receipts.map((r) => encodeReceipt(r))));
+  }
+
+  /** The canonical-index and transaction-index entries of a block. */
+  private writeCanonical(b: WriteBatch, block: Block, hash: Uint8Array): void {
+    const n = Number(block.header.number);
     chain.writeCanonicalHash(b, n, hash);
     chain.writeTxLookups(
       b,
@@ -181,19 +222,190 @@ export class ChainStore {
     );
   }
 
+  /** Drops the reverse changes that fall out of the reorg window once block `number` is the head. */
+  private pruneChanges(b: WriteBatch, number: bigint): void {
+    const old = number - BigInt(this.reorgHistory);
+    if (old < 1n) return;
+    const hash = this.canonicalHash(old);
+    if (hash === undefined) return;
+    chain.deleteReverseChanges(b, Number(old), hash);
+    chain.deleteForwardChanges(b, Number(old), hash);
+  }
+
   private writeHead(b: WriteBatch, number: bigint, hash: Uint8Array): void {
     chain.writeHeadBlockHash(b, hash);
     chain.writeHeadHeaderHash(b, hash);
     chain.writeLastPersisted(b, Number(number), hash);
   }
 
-  /** Persists an imported block, its receipts and state changes, and moves the head to it: one atomic batch. */
+  /** Code and trie nodes of a block's commitment (content-addressed: safe to write for side blocks too). */
+  private writeCodeAndNodes(b: WriteBatch, c: BlockCommit): void {
+    for (const [hashHex, code] of c.diff.codes)
+      writeCode(b, Uint8Array.from(Buffer.from(hashHex.slice(2), 'hex')), code);
+    for (const [hash, rlp] of c.newNodes) writeTrieNode(b, hash.slice(), rlp.slice());
+  }
+
+  /**
+   * Persists an imported block that extends the head, its receipts and state changes (with their reverse, for
+   * reorgs), and moves the head to it: one atomic batch.
+   */
   async commitBlock(c: BlockCommit): Promise<void> {
+    const head = this.head();
+    if (Buffer.compare(c.block.header.parentHash, head.hash) !== 0)
+      throw new TernError(
+        'BLOCK_NOT_ON_HEAD',
+        `block ${c.block.header.number} does not extend the head ${head.number}`,
+      );
     const b = this.db.kv.batch();
-    writeStateDiff(b, this.db.kv, c.diff, c.storageRoots, c.newNodes);
+    const n = Number(c.block.header.number);
+    const reverse = applyChanges(b, this.db.kv, changesFromDiff(c.diff, c.storageRoots));
+    chain.writeReverseChanges(b, n, c.hash, encodeChanges(reverse));
+    this.writeCodeAndNodes(b, c);
     this.writeBlock(b, c.block, c.hash, c.receipts);
     this.writeHead(b, c.block.header.number, c.hash);
+    this.pruneChanges(b, c.block.header.number);
     await b.commit();
     this.cachedHead = { number: c.block.header.number, hash: c.hash, header: c.block.header };
+    headEvents(this.db).emit(this.cachedHead);
+  }
+
+  /**
+   * Stores an executed block beside the chain without touching the flat state or the head: its data, code, trie
+   * nodes and forward state changes (applied by setHead when it becomes canonical).
+   */
+  async commitSideBlock(c: BlockCommit): Promise<void> {
+    const b = this.db.kv.batch();
+    const n = Number(c.block.header.number);
+    chain.writeForwardChanges(b, n, c.hash, encodeChanges(changesFromDiff(c.diff, c.storageRoots)));
+    this.writeCodeAndNodes(b, c);
+    this.writeBlockData(b, c.block, c.hash, c.receipts);
+    await b.commit();
+  }
+
+  /** True when the block is stored with its state (canonical, or a side block with forward changes). */
+  hasState(hash: Uint8Array): boolean {
+    const n = chain.readHeaderNumber(this.db, hash);
+    if (n === undefined) return false;
+    const canonical = chain.readCanonicalHash(this.db, n);
+    if (canonical !== undefined && Buffer.compare(canonical, hash) === 0 && BigInt(n) <= this.head().number)
+      return true;
+    return chain.readForwardChanges(this.db, n, hash) !== undefined;
+  }
+
+  /** True when the block is on the canonical chain (at or below the head). */
+  isCanonical(hash: Uint8Array): boolean {
+    const n = chain.readHeaderNumber(this.db, hash);
+    if (n === undefined || BigInt(n) > this.head().number) return false;
+    const canonical = chain.readCanonicalHash(this.db, n);
+    return canonical !== undefined && Buffer.compare(canonical, hash) === 0;
+  }
+
+  safeHash(): Uint8Array | undefined {
+    return chain.readSafeBlockHash(this.db);
+  }
+
+  finalizedHash(): Uint8Array | undefined {
+    return chain.readFinalizedBlockHash(this.db);
+  }
+
+  /** Records the safe and finalized blocks of the latest forkchoice (undefined leaves a marker as it is). */
+  async setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
+    if (safe === undefined && finalized === undefined) return;
+    const b = this.db.kv.batch();
+    if (safe !== undefined) chain.writeSafeBlockHash(b, safe);
+    if (finalized !== undefined) chain.writeFinalizedBlockHash(b, finalized);
+    await b.commit();
+  }
+
+  /**
+   * Makes `target` (a stored block with state) the head: unwinds canonical blocks down to the common ancestor
+   * with the target's branch, then applies the branch. Throws REORG_TOO_DEEP when a block to unwind has no reverse
+   * changes left, BLOCK_NO_STATE when a branch block was never executed here.
+   */
+  async setHead(target: Uint8Array): Promise<HeadChange> {
+    const change: HeadChange = { unwound: 0, applied: 0 };
+    if (Buffer.compare(target, this.head().hash) === 0) return change;
+    const branch: Array<{ header: Header; hash: Uint8Array }> = [];
+    let hash = target;
+    let header = this.headerByHash(hash);
+    if (header === undefined) throw new TernError('BLOCK_UNKNOWN', `block ${hex(target)} is not stored`);
+    while (!this.isCanonical(hash)) {
+      branch.push({ header, hash });
+      hash = header.parentHash;
+      const parent = this.headerByHash(hash);
+      if (parent === undefined)
+        throw new TernError('BLOCK_UNKNOWN', `block ${header.number - 1n} (${hex(hash)}) is not stored`);
+      header = parent;
+    }
+    const ancestor = header.number;
+    for (const step of branch) {
+      if (chain.readForwardChanges(this.db, Number(step.header.number), step.hash) === undefined)
+        throw new TernError('BLOCK_NO_STATE', `block ${step.header.number} (${hex(step.hash)}) was not executed`);
+    }
+    // Check the whole unwind is possible before changing anything.
+    for (let n = this.head().number; n > ancestor; n--) {
+      const h = this.canonicalHash(n);
+      if (h === undefined || chain.readReverseChanges(this.db, Number(n), h) === undefined)
+        throw new TernError(
+          'REORG_TOO_DEEP',
+          `cannot unwind block ${n}: reorgs deeper than ${this.reorgHistory} blocks are not kept`,
+        );
+    }
+    while (this.head().number > ancestor) {
+      await this.unwindHead();
+      change.unwound++;
+    }
+    for (let i = branch.length - 1; i >= 0; i--) {
+      await this.applyBlock(branch[i]!.header, branch[i]!.hash);
+      change.applied++;
+    }
+    headEvents(this.db).emit(this.head());
+    return change;
+  }
+
+  /** Takes the head block off the canonical chain and moves the flat state back to its parent: one batch. */
+  private async unwindHead(): Promise<void> {
+    const head = this.head();
+    const n = Number(head.number);
+    const rawReverse = chain.readReverseChanges(this.db, n, head.hash);
+    if (rawReverse === undefined) throw new TernError('REORG_TOO_DEEP', `block ${n} has no reverse state changes`);
+    const reverse = decodeChanges(rawReverse);
+    const b = this.db.kv.batch();
+    if (chain.readForwardChanges(this.db, n, head.hash) === undefined)
+      chain.writeForwardChanges(b, n, head.hash, encodeChanges(forwardFromReverse(reverse, this.db.kv)));
+    applyChanges(b, this.db.kv, reverse);
+    chain.deleteReverseChanges(b, n, head.hash);
+    chain.deleteCanonicalHash(b, n);
+    const block = this.blockByHash(head.hash);
+    if (block) {
+      // Only entries still pointing at this height (a transaction may sit in both branches).
+      const hashes = block.transactions
+        .map((t) => keccak256(t))
+        .filter((h) => chain.readTxLookup(this.db, h)?.blockNumber === n);
+      chain.deleteTxLookups(b, hashes);
+    }
+    const parentHash = head.header.parentHash;
+    const parent = this.headerByHash(parentHash);
+    if (parent === undefined) throw new TernError('DB_CORRUPT', `parent of block ${n} is missing`);
+    this.writeHead(b, parent.number, parentHash);
+    await b.commit();
+    this.cachedHead = { number: parent.number, hash: parentHash, header: parent };
+  }
+
+  /** Makes a child of the head canonical from its forward state changes: one batch. */
+  private async applyBlock(header: Header, hash: Uint8Array): Promise<void> {
+    const n = Number(header.number);
+    const raw = chain.readForwardChanges(this.db, n, hash);
+    const block = this.blockByHash(hash);
+    if (raw === undefined || block === undefined)
+      throw new TernError('BLOCK_NO_STATE', `block ${n} (${hex(hash)}) was not executed`);
+    const b = this.db.kv.batch();
+    const reverse = applyChanges(b, this.db.kv, decodeChanges(raw));
+    chain.writeReverseChanges(b, n, hash, encodeChanges(reverse));
+    this.writeCanonical(b, block, hash);
+    this.writeHead(b, header.number, hash);
+    this.pruneChanges(b, header.number);
+    await b.commit();
+    this.cachedHead = { number: header.number, hash, header };
   }
 }

@@ -13,6 +13,7 @@ import {
   checkNumber,
   decodeNumber,
   encodeNumber,
+  forwardChangesKey,
   HASH_LENGTH,
   headerKey,
   headerNumberKey,
@@ -22,6 +23,7 @@ import {
   metaKey,
   NUMBER_LENGTH,
   receiptsKey,
+  reverseChangesKey,
   SCHEMA_VERSION,
   txLookupKey,
 } from './schema.js';
@@ -174,6 +176,32 @@ export function deleteBlock(b: WriteBatch, number: number, hash: Uint8Array): vo
   deleteHeader(b, number, hash);
   deleteBody(b, number, hash);
   deleteReceipts(b, number, hash);
+}
+
+// ---- per-block state changes (reorgs; encoding owned by chain/changeset.ts) -----------------------------------
+
+export function readReverseChanges(r: DbReader, number: number, hash: Uint8Array): Uint8Array | undefined {
+  return kvOf(r).get(reverseChangesKey(number, hash));
+}
+
+export function writeReverseChanges(b: WriteBatch, number: number, hash: Uint8Array, data: Uint8Array): void {
+  b.put(reverseChangesKey(number, hash), data);
+}
+
+export function deleteReverseChanges(b: WriteBatch, number: number, hash: Uint8Array): void {
+  b.delete(reverseChangesKey(number, hash));
+}
+
+export function readForwardChanges(r: DbReader, number: number, hash: Uint8Array): Uint8Array | undefined {
+  return kvOf(r).get(forwardChangesKey(number, hash));
+}
+
+export function writeForwardChanges(b: WriteBatch, number: number, hash: Uint8Array, data: Uint8Array): void {
+  b.put(forwardChangesKey(number, hash), data);
+}
+
+export function deleteForwardChanges(b: WriteBatch, number: number, hash: Uint8Array): void {
+  b.delete(forwardChangesKey(number, hash));
 }
 
 // ---- transaction lookup ------------------------------------------------------------------------------------------

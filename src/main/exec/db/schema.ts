@@ -12,6 +12,8 @@
 //   'o' address(20) slot(32)        → flat state: storage slot value (encoding owned by the state module)
 //   'c' codeHash(32)                → contract code
 //   't' nodeHash(32)                → trie node RLP (hash scheme)
+//   'd' number(8) hash(32)          → reverse state changes of a canonical block (undo it on a reorg)
+//   'f' number(8) hash(32)          → forward state changes of a block (apply it when it becomes canonical)
 //   'm' name(utf-8)                 → metadata (schema version, engine, chain config, genesis hash, head markers, ...)
 //
 // Flat state is keyed by plain address (and plain slot), not by their keccak hashes as geth's snapshot is: the
@@ -36,6 +38,8 @@ export const TablePrefix = {
   code: 0x63, // 'c'
   trieNode: 0x74, // 't'
   meta: 0x6d, // 'm'
+  reverseChanges: 0x64, // 'd'
+  forwardChanges: 0x66, // 'f'
 } as const;
 
 /** Metadata entries ('m' + name). */
@@ -194,4 +198,16 @@ export function metaKey(name: MetaName): Uint8Array {
 /** The one-byte prefix of a table, for iterating all of it. */
 export function tablePrefix(prefix: number): Uint8Array {
   return Uint8Array.of(prefix);
+}
+
+/** 'd' number hash */
+export function reverseChangesKey(number: number, hash: Uint8Array): Uint8Array {
+  checkHash(hash);
+  return key(TablePrefix.reverseChanges, encodeNumber(number), hash);
+}
+
+/** 'f' number hash */
+export function forwardChangesKey(number: number, hash: Uint8Array): Uint8Array {
+  checkHash(hash);
+  return key(TablePrefix.forwardChanges, encodeNumber(number), hash);
 }

@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RpcErrorCode } from '../../../../../src/main/common/rpc/errors.js';
+import type { ExecutionPayload } from '../../../../../src/main/exec/engine/types.js';
+import {
+  attributes,
+  buildBlock,
+  type EngineFixture,
+  engineFixture,
+  hex,
+  PRAGUE_TIME,
+  pending,
+  transfer,
+  ZERO32,
+} from './fixture.js';
+
+const code = async (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: { code?: number }) => e.code,
+  );
+const BEACON = new Uint8Array(32).fill(9);
+
+/** A built (not yet inserted) payload on the genesis. */
+async function built(f: EngineFixture, timestamp = 12n): Promise<ExecutionPayload> {
+  f.pool.txs = [pending(await transfer(0))];
+  const r = await f.api.forkchoiceUpdated(
+    3,
+    { headBlockHash: f.genesisHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 },
+    attributes(timestamp),
+  );
+  return f.api.getPayload(3, r.payloadId as Uint8Array).executionPayload;
+}
+
+describe('engine_newPayload', () => {
+  let f: EngineFixture;
+  afterEach(async () => f.close());
+
+  it('VALID for a good payload, without moving the head; VALID again when known', async () => {
+    f = await engineFixture();
+    const p = await built(f);
+    // A fresh node re-executes: a second engine over another database is overkill; drop the built cache instead.
+    const s = await f.api.newPayload(3, p, [], BEACON);
+    expect(s).toEqual({ status: 'VALID', latestValidHash: p.blockHash, validationError: null });
+    expect(hex(f.store.head().hash)).toBe(hex(f.genesisHash));
+    expect(await f.api.newPayload(3, p, [], BEACON)).toEqual(s);
+  });
+
+  it('executes a payload that is not ours (re-execution path) and reports a wrong state root as INVALID', async () => {
+    f = await engineFixture();
+    const p = await built(f);
+    const g = await engineFixture();
+    try {
+      expect((await g.api.newPayload(3, p, [], BEACON)).status).toBe('VALID');
+      const bad = { ...p, stateRoot: new Uint8Array(32).fill(1) };
+      const { encodeHeader, headerHash } = await import('../../../../../src/main/primitives/block/header.js');
+      void encodeHeader;
+      // Re-hash so only the state root is wrong.
+      const blk = (
+        g.api as unknown as {
+          blockFromPayload: (p: ExecutionPayload, b: Uint8Array, r: undefined) => { header: never };
+        }
+      ).blockFromPayload(bad, BEACON, undefined);
+      bad.blockHash = headerHash(blk.header);
+      bad.blockNumber = p.blockNumber;
+      const s = await g.api.newPayload(3, { ...bad, timestamp: p.timestamp }, [], BEACON);
+      expect(s.status).toBe('INVALID');
+      expect(hex(s.latestValidHash as Uint8Array)).toBe(hex(g.genesisHash));
+      expect(s.validationError).toMatch(/state root mismatch/);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('INVALID with a null latestValidHash for a wrong block hash or wrong versioned hashes', async () => {
+    f = await engineFixture();
+    const p = await built(f);
+    const s = await f.api.newPayload(3, { ...p, blockHash: new Uint8Array(32).fill(3) }, [], BEACON);
+    expect(s.status).toBe('INVALID');
+    expect(s.latestValidHash).toBeNull();
+    expect(s.validationError).toMatch(/blockhash mismatch/);
+    const v = await f.api.newPayload(3, p, [new Uint8Array(32).fill(1)], BEACON);
+    expect(v).toMatchObject({ status: 'INVALID', latestValidHash: null });
+  });
+
+  it('SYNCING for an unknown parent (nothing stored)', async () => {
+    f = await engineFixture();
+    const g = await engineFixture();
+    try {
+      const h1 = await buildBlock(g, g.genesisHash, 12n);
+      g.pool.txs = [];
+      const h2 = await buildBlock(g, h1, 24n);
+      const p2 = (await import('../../../../../src/main/exec/engine/api.js')).payloadFromBlock(
+        g.store.config(),
+        g.store.blockByHash(h2) as never,
+        h2,
+      );
+      const s = await f.api.newPayload(3, p2, [], BEACON);
+      expect(s).toEqual({ status: 'SYNCING', latestValidHash: null, validationError: null });
+      expect(f.store.headerByHash(h2)).toBeUndefined();
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('version rules: -38005 for the wrong fork, -32602 for missing V3 fields', async () => {
+    f = await engineFixture();
+    const p = await built(f);
+    expect(await code(f.api.newPayload(2, { ...p, blobGasUsed: undefined, excessBlobGas: undefined }))).toBe(
+      RpcErrorCode.unsupportedFork,
+    );
+    expect(await code(f.api.newPayload(4, p, [], BEACON, []))).toBe(RpcErrorCode.unsupportedFork);
+    expect(await code(f.api.newPayload(3, { ...p, timestamp: PRAGUE_TIME }, [], BEACON))).toBe(
+      RpcErrorCode.unsupportedFork,
+    );
+    expect(await code(f.api.newPayload(3, p, null, BEACON))).toBe(RpcErrorCode.invalidParams);
+    expect(await code(f.api.newPayload(3, p, [], null))).toBe(RpcErrorCode.invalidParams);
+    expect(await code(f.api.newPayload(3, { ...p, blobGasUsed: undefined }, [], BEACON))).toBe(
+      RpcErrorCode.invalidParams,
+    );
+    expect(await code(f.api.newPayload(4, { ...p, timestamp: PRAGUE_TIME }, [], BEACON, null))).toBe(
+      RpcErrorCode.invalidParams,
+    );
+    expect(
+      await code(
+        f.api.newPayload(4, { ...p, timestamp: PRAGUE_TIME }, [], BEACON, [Uint8Array.of(1, 1), Uint8Array.of(0, 1)]),
+      ),
+    ).toBe(RpcErrorCode.invalidParams);
+  });
+});
