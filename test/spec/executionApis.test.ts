@@ -17,7 +17,7 @@ import { type ExecNode, startExecNode } from '../../src/main/exec/node.js';
 import { buildTestChain, EXECUTION_APIS } from '../unit/main/exec/rpc/chain.js';
 
 /** Methods with fixtures that tern-exec does not serve yet (they need the transaction pool). */
-const NOT_YET = new Set(['eth_sendRawTransaction']);
+const NOT_YET = new Set<string>([]);
 
 /**
  * Fixtures whose recorded answer no client computes, with the answer geth's code gives on this chain.

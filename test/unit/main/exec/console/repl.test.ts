@@ -54,6 +54,8 @@ describe('console bridge', () => {
   });
 });
 
+type Completer = (line: string, cb: (err: Error | null, res: [string[], string]) => void) => void;
+
 describe('interactive console', () => {
   it('awaits results, prints errors and completes names with tab', async () => {
     const input = new PassThrough();
@@ -64,7 +66,10 @@ describe('interactive console', () => {
     });
     const server = await runInteractive(fakeTransport(), { jspath: '.', input, output, terminal: false });
     const completions = await new Promise<string[]>((resolve, reject) =>
-      server.complete('eth.getBl', (err, res) => (err ? reject(err) : resolve((res as [string[], string])[0]))),
+      // REPLServer inherits readline's completer entry point; @types/node does not declare it.
+      (server as unknown as { complete: Completer }).complete('eth.getBl', (err, res) =>
+        err ? reject(err) : resolve(res[0]),
+      ),
     );
     expect(completions).toEqual(expect.arrayContaining(['eth.getBlock', 'eth.getBlockByNumber', 'eth.getBlockByHash']));
     input.write('eth.blockNumber\n');
