@@ -24,7 +24,7 @@ import {
   isOptimism,
   isTimeForkActive,
 } from '../../primitives/chainConfig.js';
-import { encodeReceipt } from '../../primitives/receipt/receipt.js';
+import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { createKzg } from '../evm/kzg.js';
@@ -292,7 +292,7 @@ export class BlockBuilder {
         ...template,
         stateRoot: commitment.root,
         transactionsRoot: transactionsRoot(txs),
-        receiptsRoot: orderedTrieRoot(outcome.receipts.map(encodeReceipt)),
+        receiptsRoot: orderedTrieRoot(outcome.receipts.map(encodeReceiptForRoot)),
         logsBloom: outcome.logsBloom,
         gasUsed: outcome.gasUsed,
         withdrawalsRoot: isthmus

@@ -12,7 +12,7 @@ import { type Block, transactionsRoot, unclesHash, withdrawalsRoot } from '../..
 import { type Header, headerHash } from '../../primitives/block/header.js';
 import { isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
-import { encodeReceipt } from '../../primitives/receipt/receipt.js';
+import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
 import { createKzg } from '../evm/kzg.js';
 import { Executor } from '../evm/transition.js';
@@ -265,7 +265,7 @@ export class BlockImporter {
     if (header.blobGasUsed !== undefined && outcome.blobGasUsed !== header.blobGasUsed) {
       invalid(block, `blob gas used mismatch: header ${header.blobGasUsed}, executed ${outcome.blobGasUsed}`);
     }
-    const receiptsRoot = orderedTrieRoot(outcome.receipts.map(encodeReceipt));
+    const receiptsRoot = orderedTrieRoot(outcome.receipts.map(encodeReceiptForRoot));
     if (!equal(receiptsRoot, header.receiptsRoot))
       invalid(block, `receipt root mismatch: header ${hex(header.receiptsRoot)}, executed ${hex(receiptsRoot)}`);
     if (!equal(outcome.logsBloom, header.logsBloom)) invalid(block, 'logs bloom mismatch');
