@@ -1,79 +1,78 @@
-// Executes one block on the executor's flat state: the block-start system calls (EIP-4788 beacon root), every
-// transaction with its receipt, the withdrawals, and the block's gas totals. Sender recovery happened before
-// (worker pool); the state root is computed after (trie commitment). Prague's EIP-2935 history call and the
-// EIP-7685 request system calls are not applied yet.
+// Executes one block on the executor's flat state: the irregular and system changes at block start (Canyon's
+// create2deployer, EIP-4788 beacon root, EIP-2935 parent hash), every transaction with its receipt, the Prague
+// requests (EIP-6110 deposits from logs, EIP-7002 and EIP-7251 queues; none on OP chains), the withdrawals, and
+// the block's totals. Sender recovery happened before (worker pool); the state root is computed after (trie
+// commitment). Deposits (0x7e) need no recovered sender: their `from` is part of the transaction.
 import { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { Block } from '../../primitives/block/block.js';
 import { blobParamsAt, type ChainConfig, hardforkAt } from '../../primitives/chainConfig.js';
 import { logsBloom, orBloom } from '../../primitives/receipt/bloom.js';
-import type { Receipt } from '../../primitives/receipt/receipt.js';
+import type { Log, Receipt } from '../../primitives/receipt/receipt.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
-import { type BlockEnv, createBlockEnv } from '../evm/env.js';
+import { createBlockEnv } from '../evm/env.js';
+import type { TxResult } from '../evm/interface.js';
+import { ensureCreate2Deployer } from '../evm/op/create2deployer.js';
+import { opForksAt } from '../evm/op/forks.js';
+import {
+  BEACON_ROOTS_ADDRESS,
+  CONSOLIDATION_QUEUE_ADDRESS,
+  CONSOLIDATION_REQUEST_TYPE,
+  DEPOSIT_REQUEST_TYPE,
+  depositRequests,
+  dequeueRequests,
+  EMPTY_REQUESTS_HASH,
+  HISTORY_STORAGE_ADDRESS,
+  MAINNET_DEPOSIT_CONTRACT,
+  requestsHash,
+  SYSTEM_ADDRESS,
+  systemCall,
+  WITHDRAWAL_QUEUE_ADDRESS,
+  WITHDRAWAL_REQUEST_TYPE,
+} from '../evm/system.js';
 import type { Executor } from '../evm/transition.js';
 import { applyTransaction } from '../evm/transition.js';
 
-/** EIP-4788: the contract that keeps recent beacon block roots, and the caller of system calls. */
-export const BEACON_ROOTS_ADDRESS = new Address(
-  Uint8Array.from(Buffer.from('000f3df6d732807ef1319fb7b8bb8522d0beac02', 'hex')),
-);
-export const SYSTEM_ADDRESS = new Address(
-  Uint8Array.from(Buffer.from('fffffffffffffffffffffffffffffffffffffffe', 'hex')),
-);
-const SYSTEM_CALL_GAS = 30_000_000n;
+export { BEACON_ROOTS_ADDRESS, SYSTEM_ADDRESS };
+
 const GWEI = 1_000_000_000n;
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export interface BlockOutcome {
   receipts: Receipt[];
+  /** Per transaction: gas, fees (OP: l1Fee, operatorFee, daFootprint), created address, error. */
+  results: TxResult[];
   gasUsed: bigint;
+  /** Blob gas used; from Jovian on an OP chain, the block's DA footprint. */
   blobGasUsed: bigint;
   logsBloom: Uint8Array;
-}
-
-/**
- * A call from the system address outside any transaction (geth's ProcessBeaconBlockRoot): no fees, no nonce,
- * and the system address is not left behind in the state.
- */
-async function systemCall(executor: Executor, env: BlockEnv, to: Address, data: Uint8Array): Promise<void> {
-  const { state, evm } = executor;
-  if (!state.exists(to)) return;
-  const existed = state.exists(SYSTEM_ADDRESS);
-  state.checkpointSync();
-  evm.journal.cleanJournal();
-  await evm.runCall({
-    block: env.evmBlock,
-    gasPrice: 0n,
-    origin: SYSTEM_ADDRESS,
-    caller: SYSTEM_ADDRESS,
-    gasLimit: SYSTEM_CALL_GAS,
-    to,
-    value: 0n,
-    data,
-    skipBalance: true,
-    skipNonceIncrement: true,
-  });
-  await evm.journal.cleanup();
-  if (!existed && state.exists(SYSTEM_ADDRESS)) state.removeAccount(SYSTEM_ADDRESS);
-  state.finishTransaction();
-  state.commitSync();
+  /** EIP-7685 requests hash from Prague (OP chains: always sha256 of nothing); compare with the header's. */
+  requestsHash?: Uint8Array;
+  /** The EIP-7685 requests (type byte ‖ data, nonempty ones) for engine_getPayloadV4; empty on OP chains. */
+  requests?: Uint8Array[];
 }
 
 export interface ProcessBlockInput {
   executor: Executor;
   config: ChainConfig;
   block: Block;
-  /** The recovered sender of each transaction. */
+  /** The recovered sender of each transaction (any value for deposits). */
   senders: readonly Uint8Array[];
   /** Hashes of ancestors for BLOCKHASH. */
   getBlockHash: (number: bigint) => Uint8Array | undefined;
+}
+
+/** The block's body breaks a rule (not a transaction's): the importer reports the block invalid. */
+function invalidBody(message: string): never {
+  throw new TernError('BLOCK_INVALID_BODY', message);
 }
 
 export async function processBlock(input: ProcessBlockInput): Promise<BlockOutcome> {
   const { executor, config, block } = input;
   const h = block.header;
   const blobParams = blobParamsAt(config, h.timestamp);
+  const op = opForksAt(config, h.number, h.timestamp);
   const env = createBlockEnv({
     common: executor.common,
     hardfork: hardforkAt(config, h.number, h.timestamp),
@@ -90,21 +89,30 @@ export async function processBlock(input: ProcessBlockInput): Promise<BlockOutco
       ? { blobBaseFeeUpdateFraction: blobParams.baseFeeUpdateFraction, maxBlobsPerBlock: blobParams.max }
       : {}),
     getBlockHash: input.getBlockHash,
+    op,
   });
+  if (op?.canyon === true && block.withdrawals !== undefined && block.withdrawals.length > 0) {
+    invalidBody(`OP blocks carry no withdrawals: the block has ${block.withdrawals.length}`);
+  }
   const ctx = executor.startBlock(env);
+  ensureCreate2Deployer(config, h.timestamp, executor.state);
   if (env.rules.cancun && h.parentBeaconBlockRoot !== undefined) {
     await systemCall(executor, env, BEACON_ROOTS_ADDRESS, h.parentBeaconBlockRoot);
   }
+  if (env.rules.prague) await systemCall(executor, env, HISTORY_STORAGE_ADDRESS, h.parentHash);
 
   const receipts: Receipt[] = [];
+  const results: TxResult[] = [];
+  const allLogs: Log[] = [];
   const bloom = new Uint8Array(256);
   for (let i = 0; i < block.transactions.length; i++) {
     const raw = block.transactions[i] as Uint8Array;
     let tx: DecodedTx;
-    let result: Awaited<ReturnType<typeof applyTransaction>>;
+    let result: TxResult;
     try {
       tx = decodeTransaction(raw);
-      result = await applyTransaction(ctx, tx, new Address(input.senders[i] as Uint8Array));
+      const sender = tx.deposit !== undefined ? tx.deposit.from : (input.senders[i] as Uint8Array);
+      result = await applyTransaction(ctx, tx, new Address(sender));
     } catch (err) {
       if (err instanceof TernError) {
         // The rule's code stays in the message (consensus tests and logs tell the reasons apart by it).
@@ -116,20 +124,61 @@ export async function processBlock(input: ProcessBlockInput): Promise<BlockOutco
       throw err;
     }
     const logs = result.logs.map(([address, topics, data]) => ({ address, topics, data }));
+    for (const l of logs) allLogs.push(l);
     const receiptBloom = logsBloom(logs);
     orBloom(bloom, receiptBloom);
-    receipts.push({
+    const receipt: Receipt = {
       type: tx.type,
       status: result.status,
       cumulativeGasUsed: result.cumulativeGasUsed,
       logsBloom: receiptBloom,
       logs,
-    });
+    };
+    // Deposit receipts commit to the sender's nonce from Regolith, and carry version 1 from Canyon.
+    if (result.depositNonce !== undefined) {
+      receipt.depositNonce = result.depositNonce;
+      if (op?.canyon === true) receipt.depositReceiptVersion = 1n;
+    }
+    receipts.push(receipt);
+    results.push(result);
+  }
+
+  const outcome: BlockOutcome = {
+    receipts,
+    results,
+    gasUsed: ctx.gasUsed,
+    blobGasUsed: ctx.blobGasUsed,
+    logsBloom: bloom,
+  };
+  if (env.rules.prague) {
+    if (op !== undefined) {
+      // OP chains no-op EIP-7685: no deposit parsing, no queue system calls (isthmus/exec-engine.md).
+      outcome.requestsHash = EMPTY_REQUESTS_HASH;
+      outcome.requests = [];
+    } else {
+      try {
+        const list: Array<[number, Uint8Array]> = [
+          [DEPOSIT_REQUEST_TYPE, depositRequests(allLogs, config.depositContractAddress ?? MAINNET_DEPOSIT_CONTRACT)],
+          [WITHDRAWAL_REQUEST_TYPE, await dequeueRequests(executor, env, WITHDRAWAL_QUEUE_ADDRESS, 'withdrawal')],
+          [
+            CONSOLIDATION_REQUEST_TYPE,
+            await dequeueRequests(executor, env, CONSOLIDATION_QUEUE_ADDRESS, 'consolidation'),
+          ],
+        ];
+        outcome.requestsHash = requestsHash(list);
+        outcome.requests = list
+          .filter(([, d]) => d.length > 0)
+          .map(([t, d]) => new Uint8Array(Buffer.concat([Uint8Array.of(t), d])));
+      } catch (err) {
+        if (err instanceof TernError && err.code === 'BLOCK_REQUESTS') invalidBody(err.message);
+        throw err;
+      }
+    }
   }
 
   for (const w of block.withdrawals ?? []) {
     if (w.amount === 0n) continue;
     executor.state.addBalance(new Address(w.address), w.amount * GWEI);
   }
-  return { receipts, gasUsed: ctx.gasUsed, blobGasUsed: ctx.blobGasUsed, logsBloom: bloom };
+  return outcome;
 }

@@ -1,6 +1,9 @@
 // Consensus checks of a header against its parent, for post-merge Ethereum (the chain tern-exec imports and the
 // rules the OP Stack inherits): numbering, time, gas limit bounds, base fee, blob gas, and which optional fields
-// each fork requires. OP-specific header rules (Holocene extraData, Jovian) are layered on by the OP module.
+// each fork requires. On OP chains (config.optimism) op-geth's rules replace some: the gas limit may change freely,
+// extraData is empty before Holocene and carries the EIP-1559 parameters after (Jovian: and the minimum base fee),
+// the base fee follows nextBaseFeeOp, difficulty is 0 from genesis, and from Jovian blobGasUsed holds the DA
+// footprint (at most the gas limit).
 import { TernError } from '../../common/errors.js';
 import {
   type BaseFeeParams,
@@ -11,6 +14,7 @@ import {
 } from '../../primitives/block/fees.js';
 import { EMPTY_UNCLE_HASH, type Header } from '../../primitives/block/header.js';
 import { blobParamsAt, type ChainConfig, isBlockForkActive, isTimeForkActive } from '../../primitives/chainConfig.js';
+import { nextBaseFeeOp, opBaseFeeConfig, validateOpExtraData } from '../../primitives/op/eip1559.js';
 
 export const MAX_EXTRA_DATA = 32;
 export const GAS_LIMIT_BOUND_DIVISOR = 1024n;
@@ -26,19 +30,28 @@ const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every
 export interface HeaderRules {
   /** Base fee parameters at this block (OP chains change them by fork and system config). */
   baseFeeParams?: (header: Header) => BaseFeeParams;
-  /** OP chains relax or replace some Ethereum rules (extraData after Holocene, no blob gas). */
+  /** OP chains relax or replace some Ethereum rules; defaults to whether the config has an optimism section. */
   optimism?: boolean;
 }
 
-export function validateHeader(config: ChainConfig, header: Header, parent: Header, rules: HeaderRules = {}): void {
+export function validateHeader(config: ChainConfig, header: Header, parent: Header, given: HeaderRules = {}): void {
+  const rules: HeaderRules = { ...given, optimism: given.optimism ?? config.optimism !== undefined };
+  const opFees = rules.optimism && config.optimism !== undefined ? opBaseFeeConfig(config) : undefined;
   if (header.number !== parent.number + 1n) {
     bad('HEADER_NUMBER', `invalid block number: have ${header.number}, want ${parent.number + 1n}`);
   }
   if (header.timestamp <= parent.timestamp) {
     bad('HEADER_TIMESTAMP', `invalid timestamp: ${header.timestamp} is not after the parent's ${parent.timestamp}`);
   }
-  if (!rules.optimism && header.extraData.length > MAX_EXTRA_DATA) {
+  if (header.extraData.length > MAX_EXTRA_DATA) {
     bad('HEADER_EXTRA_DATA', `extra-data too long: ${header.extraData.length} > ${MAX_EXTRA_DATA}`);
+  }
+  if (opFees !== undefined) {
+    try {
+      validateOpExtraData(opFees, header.timestamp, header.extraData);
+    } catch (err) {
+      bad('HEADER_EXTRA_DATA', `invalid extraData: ${(err as Error).message}`);
+    }
   }
   if (header.gasLimit > MAX_GAS_LIMIT)
     bad('HEADER_GAS_LIMIT', `invalid gasLimit: have ${header.gasLimit}, max ${MAX_GAS_LIMIT}`);
@@ -58,12 +71,14 @@ export function validateHeader(config: ChainConfig, header: Header, parent: Head
 
   if (london) {
     if (header.baseFeePerGas === undefined) bad('HEADER_BASE_FEE', 'header is missing baseFee');
-    const want = parentLondon
-      ? nextBaseFee(
-          { gasLimit: parent.gasLimit, gasUsed: parent.gasUsed, baseFeePerGas: parent.baseFeePerGas ?? 0n },
-          rules.baseFeeParams?.(header) ?? ETHEREUM_BASE_FEE_PARAMS,
-        )
-      : 1_000_000_000n;
+    const want = opFees
+      ? nextBaseFeeOp(parent, opFees, header.timestamp)
+      : parentLondon
+        ? nextBaseFee(
+            { gasLimit: parent.gasLimit, gasUsed: parent.gasUsed, baseFeePerGas: parent.baseFeePerGas ?? 0n },
+            rules.baseFeeParams?.(header) ?? ETHEREUM_BASE_FEE_PARAMS,
+          )
+        : 1_000_000_000n;
     if (header.baseFeePerGas !== want) {
       bad(
         'HEADER_BASE_FEE',
@@ -74,7 +89,8 @@ export function validateHeader(config: ChainConfig, header: Header, parent: Head
     bad('HEADER_BASE_FEE', 'header has a baseFee before London');
   }
 
-  const merged = config.terminalTotalDifficulty !== undefined;
+  // OP chains start after the merge (Bedrock): no proof of work from genesis.
+  const merged = config.terminalTotalDifficulty !== undefined || rules.optimism === true;
   if (merged) {
     if (header.difficulty !== 0n) bad('HEADER_DIFFICULTY', `invalid difficulty: have ${header.difficulty}, want 0`);
     if (header.nonce.some((b) => b !== 0)) bad('HEADER_NONCE', 'invalid nonce: have non-zero, want 0');
@@ -95,6 +111,12 @@ export function validateHeader(config: ChainConfig, header: Header, parent: Head
     if (header.blobGasUsed === undefined) bad('HEADER_BLOB_GAS', 'header is missing blobGasUsed');
     if (header.excessBlobGas === undefined) bad('HEADER_BLOB_GAS', 'header is missing excessBlobGas');
     if (header.parentBeaconBlockRoot === undefined) bad('HEADER_BEACON_ROOT', 'header is missing beaconRoot');
+    if (rules.optimism && isTimeForkActive(config, 'jovianTime', t) && header.blobGasUsed > header.gasLimit) {
+      bad(
+        'HEADER_BLOB_GAS',
+        `DA footprint (blobGasUsed) ${header.blobGasUsed} exceeds the gas limit ${header.gasLimit}`,
+      );
+    }
     if (!rules.optimism) {
       const params = blobParamsAt(config, t);
       if (params) {

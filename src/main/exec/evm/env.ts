@@ -10,6 +10,7 @@ import {
   BLOB_GAS_PER_BLOB,
   blobBaseFee,
 } from './fees.js';
+import type { OpForks } from './op/forks.js';
 
 /** Which protocol rules apply, decided once per block from the hardfork. */
 export interface ForkRules {
@@ -63,6 +64,8 @@ export interface BlockEnvInput {
   maxBlobsPerBlock?: number;
   /** Hash of an earlier block by number (BLOCKHASH; the EVM asks only for the previous 256). */
   getBlockHash?: (number: bigint) => Uint8Array | undefined;
+  /** OP chains: the OP upgrades active in this block (deposits, fee vaults, L1 cost, precompile changes). */
+  op?: OpForks | undefined;
 }
 
 /** The header as @ethereumjs/evm reads it (its `Block` type, structurally). */
@@ -99,6 +102,8 @@ export interface BlockEnv {
   readonly maxBlobGasPerBlock: bigint;
   readonly parentBeaconBlockRoot: Uint8Array | undefined;
   readonly getBlockHash: (number: bigint) => Uint8Array | undefined;
+  /** OP chains only: the active OP upgrades. */
+  readonly op: OpForks | undefined;
   /** The same fields in the shape @ethereumjs/evm's runCall takes. */
   readonly evmBlock: EvmBlock;
 }
@@ -176,6 +181,7 @@ export function createBlockEnv(input: BlockEnvInput): BlockEnv {
     maxBlobGasPerBlock: BLOB_GAS_PER_BLOB * BigInt(maxBlobs),
     parentBeaconBlockRoot: input.parentBeaconBlockRoot,
     getBlockHash,
+    op: input.op,
     evmBlock,
   };
 }

@@ -37,6 +37,21 @@ export interface TransactionLike {
   readonly maxFeePerBlobGas?: bigint;
   /** EIP-7702. */
   readonly authorizationList?: readonly AuthorizationBytes[];
+  /**
+   * The consensus encoding: OP chains price its L1 data cost. Absent for calls (eth_call), which pay none.
+   * (@ethereumjs/tx classes have a raw() method instead: treated as absent.)
+   */
+  readonly raw?: Uint8Array | (() => unknown);
+  /** OP deposit (0x7e) fields. */
+  readonly deposit?: DepositFields | undefined;
+}
+
+/** The fields only a deposit transaction has (its sender is `from`: deposits carry no signature). */
+export interface DepositFields {
+  readonly sourceHash: Uint8Array;
+  readonly from: Uint8Array;
+  readonly mint: bigint;
+  readonly isSystemTx: boolean;
 }
 
 /** A log as the EVM emits it and receipts encode it: [address, topics, data]. */
@@ -61,4 +76,13 @@ export interface TxResult {
   returnValue: Uint8Array;
   /** The EVM error of a failed execution ('revert', 'out of gas', ...). */
   error: string | undefined;
+  /** OP chains, non-deposit transactions: the L1 data fee charged and the L1 gas it was priced at. */
+  l1Fee?: bigint;
+  l1GasUsed?: bigint;
+  /** OP chains (Isthmus): the operator fee charged. */
+  operatorFee?: bigint;
+  /** OP chains (Jovian): the transaction's DA footprint (counted in the block's blobGasUsed). */
+  daFootprint?: bigint;
+  /** Deposits from Regolith: the sender's nonce before the deposit ran (receipts record it). */
+  depositNonce?: bigint;
 }

@@ -6,7 +6,13 @@
 // All validation happens before the first state write, so a rejected transaction leaves the state untouched.
 // Execution reads the flat state (./state/flatState.ts); nothing here touches a trie.
 import type { Common } from '@ethereumjs/common';
-import { createEVM, type EVM, type EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import {
+  createEVM,
+  type EVM,
+  type EVMMockBlockchainInterface,
+  getActivePrecompiles,
+  type PrecompileFunc,
+} from '@ethereumjs/evm';
 import { Address, type PrefixedHexString, toChecksumAddress } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
@@ -20,7 +26,7 @@ import {
   readAuthorization,
 } from '../../primitives/tx/7702/authorization.js';
 import { type FlatState, isEmptyCodeHash } from '../state/flatState.js';
-import { fromHex, toHexKey } from '../state/hex.js';
+import type { BlockContext, ExecutorCore } from './context.js';
 import type { BlockEnv } from './env.js';
 import { blobGas, cappedRefund, feeCap, MAX_UINT256, minBigint, tipCap } from './fees.js';
 import {
@@ -42,16 +48,18 @@ import {
   TX_AUTH_EMPTY_ACCOUNT_GAS,
   TX_AUTH_TUPLE_GAS,
 } from './intrinsic.js';
+import { finishExecution, prepareWarmSet, type TouchingJournal, unprefixed } from './message.js';
+import { OpBlockFees } from './op/blockFees.js';
+import { BASE_FEE_VAULT_ADDRESS, L1_FEE_VAULT_ADDRESS, OPERATOR_FEE_VAULT_ADDRESS } from './op/constants.js';
+import { applyDeposit } from './op/deposit.js';
+import { applyOpPrecompiles } from './op/precompiles.js';
 import { recoverAddress } from './recover.js';
+
+export type { BlockContext } from './context.js';
 
 const MAX_UINT64 = (1n << 64n) - 1n;
 const EMPTY = new Uint8Array(0);
 const ZERO32 = new Uint8Array(32);
-
-/** The ethereumjs journal's touch, private in its typings: EIP-161 deletes touched accounts left empty. */
-interface TouchingJournal {
-  touchAccount(addressUnprefixedHex: string): void;
-}
 
 /** BLOCKHASH source handed to the EVM: answers from the environment of the block being executed. */
 class BlockHashes implements EVMMockBlockchainInterface {
@@ -78,12 +86,14 @@ export interface ExecutorOptions {
 }
 
 /** One EVM bound to one flat state and one Common: create once per executing thread, reuse for every block. */
-export class Executor {
+export class Executor implements ExecutorCore {
   readonly common: Common;
   readonly state: FlatState;
   readonly evm: EVM;
   private readonly hashes: BlockHashes;
   private hardfork = '';
+  /** The OP upgrades the precompile map was built for ('' on Ethereum chains). */
+  private opKey = '';
   /** Active precompile addresses (unprefixed hex) of the current hardfork, warm in every transaction. */
   private precompiles: string[] = [];
 
@@ -106,13 +116,20 @@ export class Executor {
     if (env.common !== this.common) {
       throw new TernError('BLOCK_ENV', 'the block environment was built for another Common than the executor');
     }
-    if (this.hardfork !== env.hardfork || this.common.hardfork() !== env.hardfork) {
+    const opKey = env.op === undefined ? '' : JSON.stringify(env.op);
+    if (this.hardfork !== env.hardfork || this.common.hardfork() !== env.hardfork || this.opKey !== opKey) {
       this.common.setHardfork(env.hardfork);
       this.hardfork = env.hardfork;
+      this.opKey = opKey;
+      // Rebuilt here too: an OP upgrade can change precompiles without an Ethereum hardfork change.
+      const internals = this.evm as unknown as { _precompiles: Map<string, PrecompileFunc | undefined> };
+      internals._precompiles = getActivePrecompiles(this.common);
+      if (env.op !== undefined) applyOpPrecompiles(internals._precompiles, env.op);
       this.precompiles = Array.from(this.evm.precompiles.keys());
     }
     this.hashes.env = env;
-    return { executor: this, env, gasUsed: 0n, blobGasUsed: 0n };
+    const opFees = env.op === undefined ? undefined : new OpBlockFees(env.op, this.state);
+    return { executor: this, env, gasUsed: 0n, blobGasUsed: 0n, opFees };
   }
 
   /** @internal Precompiles warm in every transaction (EIP-2929). */
@@ -150,16 +167,6 @@ export function installFastEipLookup(common: Common): void {
   };
 }
 
-/** The block being executed: its environment and the gas its transactions used so far. */
-export interface BlockContext {
-  readonly executor: Executor;
-  readonly env: BlockEnv;
-  /** Gas used by the transactions applied so far (the next receipt's cumulative gas starts here). */
-  gasUsed: bigint;
-  /** Blob gas used by the transactions applied so far. */
-  blobGasUsed: bigint;
-}
-
 function reject(code: string, message: string): TernError {
   return new TernError(code, message);
 }
@@ -195,9 +202,16 @@ export async function applyTransaction(block: BlockContext, tx: TransactionLike,
   // Deposit transactions (0x7e) branch off here, before any of the checks below: they carry no signature, no fee
   // market and mint value; their transition is the rollup's.
   if (type === TX_TYPE_DEPOSIT) {
-    throw reject('TR_TypeNotSupported', 'transaction type not supported: deposit transactions are not executed yet');
+    if (env.op === undefined || tx.deposit === undefined) {
+      throw reject('TR_TypeNotSupported', 'transaction type not supported: deposit transactions need an OP chain');
+    }
+    return applyDeposit(block, tx, tx.deposit);
   }
   if (!typeSupported(type, rules)) throw reject('TR_TypeNotSupported', `transaction type not supported: ${type}`);
+  // OP chains carry no blobs (Ecotone takes Cancun's EVM without its blob transactions).
+  if (type === TX_TYPE_BLOB && env.op !== undefined) {
+    throw reject('TR_TypeNotSupported', 'transaction type not supported: blob transactions on an OP chain');
+  }
 
   const to = tx.to;
   const isCreate = to === undefined;
@@ -292,8 +306,21 @@ export async function applyTransaction(block: BlockContext, tx: TransactionLike,
     }
   }
 
+  // --- OP fees: the L1 data fee and the worst-case operator fee are bought with the gas (none for eth_call) ---
+  const opFees = block.opFees;
+  let l1Fee = 0n;
+  let l1GasUsed = 0n;
+  let operatorFeeMax = 0n;
+  const encoded = tx.raw instanceof Uint8Array ? tx.raw : undefined;
+  if (opFees !== undefined && encoded !== undefined) {
+    const l1 = opFees.l1Cost(encoded);
+    l1Fee = l1.fee;
+    l1GasUsed = l1.gasUsed;
+    operatorFeeMax = opFees.operatorFee(gasLimit);
+  }
+
   // --- buyGas: balance for gasLimit · feeCap + value + blob gas · blob fee cap, then the block's gas pool ---
-  const balanceNeeded = gasLimit * cap + tx.value + txBlobGas * maxFeePerBlobGas;
+  const balanceNeeded = gasLimit * cap + tx.value + txBlobGas * maxFeePerBlobGas + l1Fee + operatorFeeMax;
   if (balanceNeeded > MAX_UINT256) {
     throw reject(
       'TR_NoFunds',
@@ -349,26 +376,10 @@ export async function applyTransaction(block: BlockContext, tx: TransactionLike,
   const depth = state.checkpointDepth;
   state.checkpointSync();
   try {
-    journal.cleanJournal();
-    if (rules.berlin) {
-      const precompiles = executor.warmPrecompiles();
-      for (let i = 0; i < precompiles.length; i++) journal.addAlwaysWarmAddress(precompiles[i] as string);
-      journal.addAlwaysWarmAddress(unprefixed(sender.bytes));
-      if (to !== undefined) journal.addAlwaysWarmAddress(unprefixed(to.bytes));
-      if (rules.shanghai) journal.addAlwaysWarmAddress(unprefixed(env.coinbase.bytes));
-      const accessList = type === TX_TYPE_LEGACY ? undefined : tx.accessList;
-      if (accessList !== undefined) {
-        for (let i = 0; i < accessList.length; i++) {
-          const [address, slots] = accessList[i] as readonly [Uint8Array, readonly Uint8Array[]];
-          const a = unprefixed(address);
-          journal.addAlwaysWarmAddress(a);
-          for (let j = 0; j < slots.length; j++) journal.addAlwaysWarmSlot(a, unprefixed(slots[j] as Uint8Array));
-        }
-      }
-    }
+    prepareWarmSet(block, sender, to, type === TX_TYPE_LEGACY ? undefined : tx.accessList);
 
     // Buy the gas, bump the nonce (before the creation address is derived from it).
-    state.subBalance(sender, gasLimit * gasPrice + txBlobGas * blobBaseFee);
+    state.subBalance(sender, gasLimit * gasPrice + txBlobGas * blobBaseFee + l1Fee + operatorFeeMax);
     state.setNonce(sender, nonce + 1n);
 
     let authRefund = 0n;
@@ -394,31 +405,33 @@ export async function applyTransaction(block: BlockContext, tx: TransactionLike,
     gasUsed -= cappedRefund(gasUsed, (exec.gasRefund ?? 0n) + authRefund, rules.london);
     if (gasUsed < floor) gasUsed = floor;
 
-    state.addBalance(sender, (gasLimit - gasUsed) * gasPrice);
+    // The unused operator fee goes back with the unused gas (Isthmus: charged on the gas actually used).
+    const operatorFee = opFees !== undefined && operatorFeeMax > 0n ? opFees.operatorFee(gasUsed) : 0n;
+    state.addBalance(sender, (gasLimit - gasUsed) * gasPrice + (operatorFeeMax - operatorFee));
     const coinbase = env.coinbase;
     const tipPerGas = rules.london && baseFee !== undefined ? gasPrice - baseFee : gasPrice;
     state.addBalance(coinbase, gasUsed * tipPerGas);
     // Touched even when the fee is zero: an empty beneficiary is removed below (EIP-161).
     (journal as unknown as TouchingJournal).touchAccount(unprefixed(coinbase.bytes));
-
-    // Self-destructed accounts go; under EIP-6780 only those created in this transaction.
-    const destructed = exec.selfdestruct;
-    if (destructed !== undefined && destructed.size > 0) {
-      const created = exec.createdAddresses;
-      for (const addressHex of destructed.keys()) {
-        if (rules.cancun && created?.has(addressHex as PrefixedHexString) !== true) continue;
-        state.removeAccount(new Address(fromHex(addressHex)));
-      }
+    if (opFees !== undefined) {
+      // OP chains keep the base fee (BaseFeeVault) and pay the L1 data and operator fees to their vaults.
+      if (baseFee !== undefined) state.addBalance(BASE_FEE_VAULT_ADDRESS, gasUsed * baseFee);
+      if (l1Fee > 0n) state.addBalance(L1_FEE_VAULT_ADDRESS, l1Fee);
+      if (operatorFee > 0n) state.addBalance(OPERATOR_FEE_VAULT_ADDRESS, operatorFee);
     }
-    // EIP-161: touched accounts left empty are removed (the journal knows which were touched).
-    await journal.cleanup();
+
+    // Self-destructs (EIP-6780) and EIP-161: touched accounts left empty are removed.
+    await finishExecution(block, exec);
     state.finishTransaction();
     state.commitSync();
 
     block.gasUsed += gasUsed;
-    block.blobGasUsed += txBlobGas;
+    // From Jovian the header's blobGasUsed holds the block's DA footprint (no blobs on OP chains).
+    const daFootprint = opFees?.forks.jovian === true && encoded !== undefined ? opFees.daFootprint(l1GasUsed) : 0n;
+    block.blobGasUsed += txBlobGas + daFootprint;
     const failed = exec.exceptionError !== undefined;
     return {
+      ...(opFees !== undefined ? { l1Fee, l1GasUsed, operatorFee, daFootprint } : {}),
       status: failed ? 0 : 1,
       gasUsed,
       cumulativeGasUsed: block.gasUsed,
@@ -477,10 +490,6 @@ function applyAuthorizations(
 function isZeroAddress(a: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
   return true;
-}
-
-function unprefixed(bytes: Uint8Array): string {
-  return toHexKey(bytes).slice(2);
 }
 
 /** geth prints addresses in their EIP-55 checksummed form. */

@@ -1,6 +1,6 @@
 // The `eth` namespace of tern-exec's user RPC over the stored chain, with geth's semantics and JSON shapes
-// (internal/ethapi, eth/filters, eth/gasprice). Methods that need the transaction pool or accounts
-// (eth_sendRawTransaction, eth_sendTransaction, eth_sign...) are not served yet and answer -32601.
+// (internal/ethapi, eth/filters, eth/gasprice). The pool's methods (eth_sendRawTransaction, the pending fall-backs,
+// filters) are layered on in sendTx.ts / filters.ts; accounts (eth_sendTransaction, eth_sign...) answer -32601.
 
 import { invalidParams, serverError } from '../../common/rpc/errors.js';
 import {
@@ -23,6 +23,7 @@ import type { RpcHandler } from '../../common/rpc/registry.js';
 import { keccak256 } from '../../native/keccak.js';
 import { type Block, encodeBlock, transactionHash } from '../../primitives/block/block.js';
 import { headerHash } from '../../primitives/block/header.js';
+import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import type { ExecRpcBackend } from './backend.js';
 import { blockRef, headerByHash, headerByNumber, isPending, stateBlockRef } from './blockTag.js';
@@ -86,12 +87,15 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
     const ref = headerByNumber(view, n);
     const block = ref && view.block(ref.hash);
     if (!ref || !block) return null;
-    const json = blockToJson(block, ref.hash, full, b.senderOf);
+    const json = blockToJson(block, ref.hash, full, b.senderOf, full ? depositReceipts(view, ref) : undefined);
     if (n === 'pending' && !isOptimism) Object.assign(json, { hash: null, nonce: null, miner: null });
     return json;
   };
 
   const blockOf = (view: ChainView, ref: HeaderRef | undefined): Block | undefined => ref && view.block(ref.hash);
+  /** On OP chains a deposit's JSON nonce is its receipt's depositNonce, so full transactions need the receipts. */
+  const depositReceipts = (view: ChainView, ref: HeaderRef): Receipt[] | undefined =>
+    isOptimism ? view.receipts(ref) : undefined;
 
   /** The canonical transaction with this hash and where it is. */
   const findTx = (view: ChainView, hash: Uint8Array): { block: Block; ref: HeaderRef; index: number } | undefined => {
@@ -144,7 +148,9 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       return b.read((view) => {
         const ref = headerByHash(view, hash);
         const block = blockOf(view, ref);
-        return ref && block ? blockToJson(block, ref.hash, full, b.senderOf) : null;
+        return ref && block
+          ? blockToJson(block, ref.hash, full, b.senderOf, full ? depositReceipts(view, ref) : undefined)
+          : null;
       });
     },
     getHeaderByNumber: (params) => {
@@ -216,7 +222,9 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       const hash = fromHex(param(params, 0, decodeHash));
       return b.read((view) => {
         const found = findTx(view, hash);
-        return found ? blockTxToJson(found.block, found.ref.hash, found.index, b.senderOf) : null;
+        return found
+          ? blockTxToJson(found.block, found.ref.hash, found.index, b.senderOf, depositReceipts(view, found.ref))
+          : null;
       });
     },
     getTransactionByBlockHashAndIndex: (params) => {
@@ -226,7 +234,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       return b.read((view) => {
         const ref = headerByHash(view, hash);
         const block = blockOf(view, ref);
-        return ref && block ? blockTxToJson(block, ref.hash, index, b.senderOf) : null;
+        return ref && block ? blockTxToJson(block, ref.hash, index, b.senderOf, depositReceipts(view, ref)) : null;
       });
     },
     getTransactionByBlockNumberAndIndex: (params) => {
@@ -236,7 +244,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       return b.read((view) => {
         const ref = headerByNumber(view, n);
         const block = blockOf(view, ref);
-        return ref && block ? blockTxToJson(block, ref.hash, index, b.senderOf) : null;
+        return ref && block ? blockTxToJson(block, ref.hash, index, b.senderOf, depositReceipts(view, ref)) : null;
       });
     },
     getRawTransactionByHash: (params) => {

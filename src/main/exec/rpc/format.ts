@@ -1,14 +1,16 @@
 // JSON shapes of blocks, transactions, receipts and logs as geth's internal/ethapi marshals them (RPCMarshalBlock,
 // newRPCTransaction, marshalReceipt, types.Log). Go marshals maps with their keys sorted, so block objects are
-// emitted that way too.
+// emitted that way too. OP chains: deposits carry sourceHash/mint/isSystemTx (and their receipt's nonce), receipts
+// the L1-fee, operator-fee and deposit fields op-geth adds.
 import { type Block, encodeBlock, transactionHash, type Withdrawal } from '../../primitives/block/block.js';
 import { blobBaseFee } from '../../primitives/block/fees.js';
 import { type Header, headerHash, headerToJson } from '../../primitives/block/header.js';
 import { blobParamsAt, type ChainConfig } from '../../primitives/chainConfig.js';
-import { blockReceiptsToJson } from '../../primitives/receipt/json.js';
+import { blockReceiptsToJson, createAddress } from '../../primitives/receipt/json.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
+import { opReceiptFields } from '../evm/op/receiptFields.js';
 import type { HeaderRef } from './chainView.js';
 
 const hex = (b: Uint8Array): string => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
@@ -32,17 +34,27 @@ export function headerJson(ref: HeaderRef): Record<string, unknown> {
   return sortKeys(headerToJson(ref.header, ref.hash));
 }
 
-/** A mined transaction at position `index` of `block`. */
-export function blockTxToJson(block: Block, hash: Uint8Array, index: number, senderOf: SenderOf): unknown {
+/**
+ * A mined transaction at position `index` of `block`. A deposit's JSON nonce is its receipt's depositNonce: pass
+ * the block's receipts to get it (op-geth reads the receipt too).
+ */
+export function blockTxToJson(
+  block: Block,
+  hash: Uint8Array,
+  index: number,
+  senderOf: SenderOf,
+  receipts?: readonly Receipt[],
+): unknown {
   const raw = block.transactions[index];
   if (raw === undefined) return null;
   const tx = decodeTransaction(raw);
-  return txToJson(tx, senderOf(raw, tx), {
-    blockHash: hash,
-    blockNumber: block.header.number,
-    index,
-    baseFee: block.header.baseFeePerGas,
-  });
+  const from = tx.deposit !== undefined ? tx.deposit.from : senderOf(raw, tx);
+  return txToJson(
+    tx,
+    from,
+    { blockHash: hash, blockNumber: block.header.number, index, baseFee: block.header.baseFeePerGas },
+    tx.deposit !== undefined ? receipts?.[index] : undefined,
+  );
 }
 
 /** eth_getBlockBy*: the header fields, size, transactions (hashes or full), uncle hashes and withdrawals. */
@@ -51,11 +63,12 @@ export function blockToJson(
   hash: Uint8Array,
   fullTx: boolean,
   senderOf: SenderOf,
+  receipts?: readonly Receipt[],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = headerToJson(block.header, hash);
   out.size = qty(encodeBlock(block).length);
   out.transactions = fullTx
-    ? block.transactions.map((_, i) => blockTxToJson(block, hash, i, senderOf))
+    ? block.transactions.map((_, i) => blockTxToJson(block, hash, i, senderOf, receipts))
     : block.transactions.map((raw) => hex(transactionHash(raw)));
   out.uncles = block.uncles.map((u: Header) => hex(headerHash(u)));
   if (block.withdrawals !== undefined) out.withdrawals = block.withdrawals.map(withdrawalToJson);
@@ -83,10 +96,11 @@ export function receiptsToJson(
 ): Array<Record<string, unknown>> {
   const txs = block.transactions.map((raw) => decodeTransaction(raw));
   const zero = new Uint8Array(20);
-  const senders = txs.map((tx, i) =>
-    only === undefined || i === only ? senderOf(block.transactions[i] as Uint8Array, tx) : zero,
-  );
-  return blockReceiptsToJson({
+  const senders = txs.map((tx, i) => {
+    if (tx.deposit !== undefined) return tx.deposit.from;
+    return only === undefined || i === only ? senderOf(block.transactions[i] as Uint8Array, tx) : zero;
+  });
+  const out = blockReceiptsToJson({
     blockHash: hash,
     blockNumber: block.header.number,
     baseFee: block.header.baseFeePerGas,
@@ -95,6 +109,19 @@ export function receiptsToJson(
     senders,
     receipts,
   });
+  if (config.optimism === undefined) return out;
+  const opFields = opReceiptFields(config, block.header.timestamp, txs);
+  out.forEach((json, i) => {
+    const tx = txs[i] as DecodedTx;
+    const receipt = receipts[i] as Receipt;
+    Object.assign(json, opFields[i]);
+    if (tx.deposit === undefined || receipt.depositNonce === undefined) return;
+    // Regolith on: the receipt's nonce names the created contract (the transaction itself has no nonce).
+    if (tx.to === undefined) json.contractAddress = hex(createAddress(tx.deposit.from, receipt.depositNonce));
+    json.depositNonce = qty(receipt.depositNonce);
+    if (receipt.depositReceiptVersion !== undefined) json.depositReceiptVersion = qty(receipt.depositReceiptVersion);
+  });
+  return out;
 }
 
 export { hex, qty };

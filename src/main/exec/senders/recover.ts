@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { asBytes, asList, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
+import { DEPOSIT_TX_TYPE, decodeDepositTx } from '../../primitives/tx/deposit/deposit.js';
 
 interface Secp256k1 {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array;
@@ -109,6 +110,8 @@ export function recoverAddress(d: SigningData): Uint8Array {
   return keccak256(pub.subarray(1)).slice(12);
 }
 
+/** The sender of a transaction; a deposit (0x7e) carries no signature and names its sender in `from`. */
 export function recoverSender(raw: Uint8Array): Uint8Array {
+  if (raw[0] === DEPOSIT_TX_TYPE) return decodeDepositTx(raw).from;
   return recoverAddress(signingData(raw));
 }

@@ -11,6 +11,7 @@ import type { SenderRecovery } from '../../../../../src/main/exec/senders/interf
 import { PooledSenderRecovery } from '../../../../../src/main/exec/senders/pooled.js';
 import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../../../../src/main/primitives/rlp.js';
 import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
+import { encodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -78,6 +79,22 @@ describe.each([
   it('recovers the signer of every transaction type', async () => {
     const results = await recovery.recover([...signed, unprotected]);
     expect(results.map((r) => (r.ok ? hex(r.address) : r.message))).toEqual(Array(6).fill(ADDRESS));
+  });
+
+  it("takes a deposit's sender from its from field (deposits carry no signature)", async () => {
+    const from = Uint8Array.from(Buffer.from('deaddeaddeaddeaddeaddeaddeaddeaddead0001', 'hex'));
+    const deposit = encodeDepositTx({
+      sourceHash: new Uint8Array(32).fill(7),
+      from,
+      to: from,
+      mint: 0n,
+      value: 0n,
+      gasLimit: 1_000_000n,
+      isSystemTx: false,
+      data: new Uint8Array(0),
+    });
+    const [r] = await recovery.recover([deposit]);
+    expect(r?.ok && hex(r.address)).toBe('0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001');
   });
 
   it('recovers the senders of the execution-apis chain', async () => {
