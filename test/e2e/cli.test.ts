@@ -140,10 +140,13 @@ function startAndStop(program: Program, args: string[], cwd: string) {
   });
 }
 
+// A replica needs a rollup config and an engine; nothing answers on port 9, so it retries until stopped.
+const NODE_ARGS = ['--network=op-sepolia', '--l1=http://127.0.0.1:9', '--l2=http://127.0.0.1:9', '--rpc.port=0'];
+
 describe('lifecycle', () => {
   it('tern-node creates its JWT secret and P2P key, then stops on SIGTERM with exit 0 in under 5 s', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tern-node-run-'));
-    const r = await startAndStop('tern-node', ['--log.format=json'], cwd);
+    const r = await startAndStop('tern-node', ['--log.format=json', ...NODE_ARGS], cwd);
     expect(r.code).toBe(0);
     expect(r.ms).toBeLessThan(5000);
     const jwt = join(cwd, 'jwt.txt');
@@ -154,7 +157,7 @@ describe('lifecycle', () => {
     const key = join(cwd, 'consensus_p2p_priv.txt');
     expect(statSync(key).mode & 0o777).toBe(0o600);
     const firstKey = readFileSync(key, 'utf8');
-    const again = await startAndStop('tern-node', [], cwd);
+    const again = await startAndStop('tern-node', NODE_ARGS, cwd);
     expect(again.code).toBe(0);
     expect(readFileSync(key, 'utf8')).toBe(firstKey);
     expect(again.output).toMatch(/Loaded P2P identity key/);

@@ -4,27 +4,26 @@
 import { NODE_PROGRAM } from '../cli/nodeFlags.js';
 import type { ProgramContext, ProgramHooks } from '../cli/run.js';
 import { type LogFormat, levelFromName } from '../common/logger/index.js';
+import { logNativeStatus } from '../common/metrics/base.js';
+import { startNodeObservability } from '../common/metrics/nodeObservability.js';
 import { obtainHex32File } from '../common/secretFile.js';
 import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
+import { startReplica } from './driver/replica.js';
 import { loadOrCreateIdentityKey } from './p2p/identityKey.js';
 
 /** Where the engine JWT secret goes when --l2.jwt-secret is left empty (op-node's habit: the working directory). */
 export const DEFAULT_JWT_SECRET_PATH = 'jwt.txt';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
-const NOT_BUILT_DEFAULT_ON = [
-  'layer-1 reading and derivation',
-  'engine driving',
-  'RPC server (--rpc.addr/--rpc.port)',
-  'P2P networking (--p2p.disable=false)',
-];
+const NOT_BUILT_DEFAULT_ON = ['P2P networking (--p2p.disable=false)'];
 
-async function startNode({ settings, log }: ProgramContext): Promise<undefined> {
+async function startNode({ settings, log, lifecycle }: ProgramContext): Promise<undefined> {
   const logger = log.logger.child('node');
   logger.info('Starting tern-node', { version: versionLine(), node: process.version });
-  const native = nativeStatus();
-  logger.debug('Native module', { loaded: native.loaded, path: native.path, error: native.error, ...native.functions });
+  logNativeStatus(logger, nativeStatus());
+  // Metrics and pprof first, so the rest of startup can record and be profiled; modules get `observability`.
+  const observability = await startNodeObservability(settings, { logger, lifecycle });
 
   const jwtFlag = settings.get<string | undefined>('l2.jwt-secret')?.trim();
   const jwtPath = jwtFlag === undefined || jwtFlag === '' ? DEFAULT_JWT_SECRET_PATH : jwtFlag;
@@ -44,6 +43,20 @@ async function startNode({ settings, log }: ProgramContext): Promise<undefined> 
     logger.info(identity.created ? 'Created P2P identity key' : 'Loaded P2P identity key', { path: keyPath });
   }
 
+  // The replica: L1 reading, derivation, engine driving and the RPC server (driver/replica.ts).
+  await startReplica({
+    settings,
+    logger,
+    lifecycle,
+    jwtSecret: jwt.secret,
+    metrics: observability.opNode,
+    onFatal: (reason) => {
+      logger.error('Stopping the node', { reason });
+      void lifecycle.stop(reason).then(() => process.exit(1));
+    },
+  });
+
+  observability.recordUp();
   logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
   return undefined;
 }

@@ -1,0 +1,261 @@
+// The engine controller (op-node's EngineController and attributes handler): keeps the unsafe, pending-safe, safe
+// and finalized heads and moves the engine's forkchoice with them. Derived attributes either consolidate an
+// existing unsafe block that matches them (it becomes safe without re-execution) or are built into a block through
+// forkchoiceUpdated(attributes) → getPayload → newPayload → forkchoiceUpdated, which reorgs out any unsafe blocks
+// that disagree. The sequencer reuses buildBlock(); gossip and EL sync reuse insertUnsafePayload().
+import { TernError } from '../../common/errors.js';
+import type { Logger } from '../../common/logger/index.js';
+import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
+import type { RollupConfig } from '../../primitives/rollup/config.js';
+import {
+  type AttributesWithParent,
+  type PayloadAttributes as DerivedAttributes,
+  fromHex,
+  toHex,
+} from '../derive/types.js';
+import { attributesMismatch, toEngineAttributes } from './attributes.js';
+import type { Engine, ExecutionPayload, PayloadAttributes, PayloadStatus } from './interface.js';
+import { blockRefFromBlock } from './l2Block.js';
+
+export interface EngineHeads {
+  unsafe: L2BlockRef;
+  /** Derived from L1 but not yet safe: inside a span batch whose last block is still to come. */
+  pendingSafe: L2BlockRef;
+  safe: L2BlockRef;
+  finalized: L2BlockRef;
+}
+
+/** What processAttributes did. `invalid`: the engine rejected the derived block (the driver decides what next). */
+export type AttributesOutcome =
+  | { kind: 'consolidated'; ref: L2BlockRef; safe: boolean }
+  | { kind: 'inserted'; ref: L2BlockRef; safe: boolean; reorgedUnsafe: boolean }
+  | { kind: 'dropped'; reason: string }
+  | { kind: 'invalid'; reason: string };
+
+export interface EngineControllerMetrics {
+  recordL2Ref?(type: 'l2_unsafe' | 'l2_pending_safe' | 'l2_safe' | 'l2_finalized', ref: L2BlockRef): void;
+}
+
+export interface EngineControllerDeps {
+  logger: Logger;
+  metrics?: EngineControllerMetrics | undefined;
+}
+
+/** Outcome of building one block: the new block, or the engine's reason for rejecting the attributes. */
+export type BuildResult = { ok: true; ref: L2BlockRef; payload: ExecutionPayload } | { ok: false; reason: string };
+
+const temporary = (code: string, message: string) => new TernError(code, message, { severity: 'temporary' });
+
+function statusError(method: string, s: PayloadStatus): TernError {
+  const why = s.validationError ? `: ${s.validationError}` : '';
+  if (s.status === 'SYNCING' || s.status === 'ACCEPTED') {
+    return temporary('ENGINE_SYNCING', `${method} answered ${s.status}: the engine is still syncing`);
+  }
+  return new TernError('ENGINE_INVALID', `${method} answered ${s.status}${why}`, { severity: 'reset' });
+}
+
+export class EngineController {
+  readonly #cfg: RollupConfig;
+  readonly #engine: Engine;
+  readonly #log: Logger;
+  readonly #metrics: EngineControllerMetrics | undefined;
+  #heads: EngineHeads | undefined;
+
+  constructor(cfg: RollupConfig, engine: Engine, deps: EngineControllerDeps) {
+    this.#cfg = cfg;
+    this.#engine = engine;
+    this.#log = deps.logger.child('engine');
+    this.#metrics = deps.metrics;
+  }
+
+  get engine(): Engine {
+    return this.#engine;
+  }
+
+  get heads(): EngineHeads {
+    if (this.#heads === undefined)
+      throw new TernError('ENGINE_NOT_STARTED', 'engine heads are not known yet', { severity: 'temporary' });
+    return this.#heads;
+  }
+
+  get initialized(): boolean {
+    return this.#heads !== undefined;
+  }
+
+  /** Sets every head (after finding the sync start or a reset) and tells the engine. */
+  async reset(heads: Omit<EngineHeads, 'pendingSafe'> & { pendingSafe?: L2BlockRef }): Promise<void> {
+    this.#setHeads({ ...heads, pendingSafe: heads.pendingSafe ?? heads.safe });
+    await this.forkchoiceUpdate();
+  }
+
+  /** The safe head derivation continues from after a pipeline reset: pending safe drops back to safe. */
+  resetPendingSafe(): void {
+    const h = this.heads;
+    this.#setHeads({ ...h, pendingSafe: h.safe });
+  }
+
+  /** Sends the current heads as the engine's forkchoice. */
+  async forkchoiceUpdate(): Promise<void> {
+    const h = this.heads;
+    const r = await this.#engine.forkchoiceUpdated({
+      headBlockHash: fromHex(h.unsafe.hash),
+      safeBlockHash: fromHex(h.safe.hash),
+      finalizedBlockHash: fromHex(h.finalized.hash),
+    });
+    if (r.payloadStatus.status !== 'VALID') throw statusError('forkchoiceUpdated', r.payloadStatus);
+  }
+
+  /** Marks a derived-from-finalized-L1 block finalized (never backwards). */
+  async finalize(ref: L2BlockRef): Promise<void> {
+    const h = this.heads;
+    if (ref.number <= h.finalized.number) return;
+    if (ref.number > h.safe.number) {
+      throw new TernError(
+        'ENGINE_FINALIZE_AHEAD',
+        `cannot finalize block ${ref.number} past the safe head ${h.safe.number}`,
+        {
+          severity: 'temporary',
+        },
+      );
+    }
+    this.#setHeads({ ...h, finalized: ref });
+    await this.forkchoiceUpdate();
+    this.#log.info('Finalized L2 block', { number: ref.number, hash: ref.hash });
+  }
+
+  /** Applies derived attributes on top of the pending safe head: consolidate, or build. */
+  async processAttributes(a: AttributesWithParent): Promise<AttributesOutcome> {
+    const h = this.heads;
+    const ps = h.pendingSafe;
+    if (a.parent.hash !== ps.hash) {
+      if (a.parent.number < ps.number) {
+        return { kind: 'dropped', reason: `attributes build on ${a.parent.number}, pending safe head is ${ps.number}` };
+      }
+      throw new TernError(
+        'ENGINE_PENDING_SAFE_CHANGED',
+        `attributes build on ${a.parent.hash} (${a.parent.number}), pending safe head is ${ps.hash} (${ps.number})`,
+        { severity: 'reset' },
+      );
+    }
+    if (h.unsafe.number > ps.number) {
+      const existing = await this.#engine.payloadByNumber(ps.number + 1);
+      const why = attributesMismatch(this.#cfg, ps.hash, a.attributes, existing);
+      if (why === undefined) {
+        const ref = existing.ref;
+        const safe = a.isLastInSpan;
+        this.#setHeads({ ...h, pendingSafe: ref, ...(safe ? { safe: ref } : {}) });
+        if (safe) await this.forkchoiceUpdate();
+        this.#log.debug('Consolidated unsafe block', { number: ref.number, hash: ref.hash, safe });
+        return { kind: 'consolidated', ref, safe };
+      }
+      this.#log.warn('Unsafe block does not match derived attributes, replacing it', {
+        number: ps.number + 1,
+        hash: existing.ref.hash,
+        reason: why,
+      });
+    }
+    const reorgedUnsafe = h.unsafe.number > ps.number;
+    const built = await this.buildBlock(ps, a.attributes, { safe: a.isLastInSpan });
+    if (!built.ok) return { kind: 'invalid', reason: built.reason };
+    return { kind: 'inserted', ref: built.ref, safe: a.isLastInSpan, reorgedUnsafe };
+  }
+
+  /**
+   * Builds a block on `parent` from attributes and makes it the unsafe head (and pending safe, or safe with
+   * `safe`, when derived; the sequencer passes derived: false). Engine rejections come back as { ok: false }.
+   */
+  async buildBlock(
+    parent: L2BlockRef,
+    attributes: DerivedAttributes,
+    opts: { safe: boolean; derived?: boolean },
+  ): Promise<BuildResult> {
+    const h = this.heads;
+    const derived = opts.derived ?? true;
+    const engineAttrs: PayloadAttributes = toEngineAttributes(attributes);
+    let fcu: Awaited<ReturnType<Engine['forkchoiceUpdated']>>;
+    try {
+      fcu = await this.#engine.forkchoiceUpdated(
+        {
+          headBlockHash: fromHex(parent.hash),
+          safeBlockHash: fromHex(h.safe.hash),
+          finalizedBlockHash: fromHex(h.finalized.hash),
+        },
+        engineAttrs,
+      );
+    } catch (err) {
+      if (err instanceof TernError && err.code === 'ENGINE_INVALID_ATTRIBUTES')
+        return { ok: false, reason: err.message };
+      throw err;
+    }
+    if (fcu.payloadStatus.status === 'INVALID') {
+      return {
+        ok: false,
+        reason: `forkchoiceUpdated with attributes: INVALID ${fcu.payloadStatus.validationError ?? ''}`.trim(),
+      };
+    }
+    if (fcu.payloadStatus.status !== 'VALID') throw statusError('forkchoiceUpdated', fcu.payloadStatus);
+    if (fcu.payloadId === null) throw temporary('ENGINE_NO_PAYLOAD_ID', 'forkchoiceUpdated started no payload build');
+    const env = await this.#engine.getPayload(fcu.payloadId, attributes.timestamp);
+    const payload = env.executionPayload;
+    const status = await this.#engine.newPayload(
+      payload,
+      env.parentBeaconBlockRoot ?? attributes.parentBeaconBlockRoot,
+    );
+    if (status.status === 'INVALID') {
+      return { ok: false, reason: `newPayload: INVALID ${status.validationError ?? ''}`.trim() };
+    }
+    if (status.status !== 'VALID') throw statusError('newPayload', status);
+    const ref = this.#refOf(payload);
+    const next: EngineHeads = {
+      ...h,
+      unsafe: ref,
+      ...(derived ? { pendingSafe: ref } : {}),
+      ...(derived && opts.safe ? { safe: ref } : {}),
+    };
+    this.#setHeads(next);
+    await this.forkchoiceUpdate();
+    this.#log.debug('Inserted block', {
+      number: ref.number,
+      hash: ref.hash,
+      txs: payload.transactions.length,
+      derived,
+    });
+    return { ok: true, ref, payload };
+  }
+
+  /** Inserts a payload built elsewhere (gossip, the sequencer's peer, EL sync) as the new unsafe head. */
+  async insertUnsafePayload(payload: ExecutionPayload, parentBeaconBlockRoot?: Uint8Array): Promise<L2BlockRef> {
+    const status = await this.#engine.newPayload(payload, parentBeaconBlockRoot);
+    if (status.status !== 'VALID') throw statusError('newPayload', status);
+    const ref = this.#refOf(payload);
+    this.#setHeads({ ...this.heads, unsafe: ref });
+    await this.forkchoiceUpdate();
+    return ref;
+  }
+
+  #refOf(p: ExecutionPayload): L2BlockRef {
+    return blockRefFromBlock(
+      this.#cfg,
+      {
+        hash: toHex(p.blockHash),
+        number: Number(p.blockNumber),
+        parentHash: toHex(p.parentHash),
+        timestamp: Number(p.timestamp),
+        gasLimit: p.gasLimit,
+        extraData: p.extraData,
+      },
+      p.transactions[0],
+    );
+  }
+
+  #setHeads(next: EngineHeads): void {
+    const prev = this.#heads;
+    this.#heads = next;
+    const m = this.#metrics?.recordL2Ref;
+    if (m === undefined) return;
+    if (prev?.unsafe.hash !== next.unsafe.hash) m('l2_unsafe', next.unsafe);
+    if (prev?.pendingSafe.hash !== next.pendingSafe.hash) m('l2_pending_safe', next.pendingSafe);
+    if (prev?.safe.hash !== next.safe.hash) m('l2_safe', next.safe);
+    if (prev?.finalized.hash !== next.finalized.hash) m('l2_finalized', next.finalized);
+  }
+}
