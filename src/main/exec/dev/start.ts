@@ -1,0 +1,199 @@
+// `tern-exec --dev`: a self-contained development chain. Without --datadir everything is ephemeral: the chain lives
+// in memory, the developer key is made in memory, and the files a node writes (IPC socket, JWT secret, pool
+// journal) go to a temporary directory removed at exit. With --datadir the chain, keystore and files persist and
+// a restart continues the same chain. The beacon API for the chain's blobs gets its own listener.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Settings } from '../../cli/parse.js';
+import type { ProgramContext } from '../../cli/run.js';
+import { UsageError } from '../../common/errors.js';
+import type { Logger } from '../../common/logger/index.js';
+import { addressOfKey, newPrivateKey } from '../accounts/keystore.js';
+import { AccountManager } from '../accounts/manager.js';
+import { BlockBuilder } from '../chain/builder.js';
+import { ChainStore } from '../chain/chainStore.js';
+import { openChainDatabase } from '../cmd/database.js';
+import { type Database, openDatabase } from '../db/open.js';
+import type { ExecObservability } from '../metrics/observability.js';
+import { type ExecNode, execNodeOptions, startExecNode } from '../node.js';
+import { clientVersion } from '../rpc/api.js';
+import { InlineSenderRecovery } from '../senders/inline.js';
+import { DevBeacon } from './beacon.js';
+import { DevBeaconServer } from './beaconServer.js';
+import { DEV_CHAIN_ID, DEV_DEPOSIT_CONTRACT, devGenesis } from './genesis.js';
+import { DevSealer } from './sealer.js';
+
+export interface DevNode {
+  readonly node: ExecNode;
+  readonly sealer: DevSealer;
+  readonly beacon: DevBeacon;
+  readonly beaconUrl: string;
+  /** 0x-prefixed lower-case address of the developer account. */
+  readonly developer: string;
+}
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+
+/** Settings with some values replaced (the temporary datadir, the dev network id). */
+function overlay(settings: Settings, values: Record<string, unknown>): Settings {
+  return {
+    ...settings,
+    program: settings.program,
+    subcommand: settings.subcommand,
+    args: settings.args,
+    get: <T>(name: string): T => (name in values ? (values[name] as T) : settings.get<T>(name)),
+    source: (name) => settings.source(name),
+    isSet: (name) => settings.isSet(name),
+    entries: () => settings.entries(),
+  };
+}
+
+/**
+ * The developer account (geth's rule): the keystore's first account, unlocked with the first --password line; a
+ * new key stored in the keystore (with that password, or an empty one) when there is none; with no keystore at
+ * all (no --datadir, no --keystore) a key that lives only in memory.
+ */
+export function developerAccount(
+  keystoreDir: string | undefined,
+  settings: Settings,
+  logger: Logger,
+): { manager: AccountManager; address: string; key: Uint8Array } {
+  const passwordFile = settings.get<string | undefined>('password');
+  const manager = new AccountManager(
+    {
+      // No keystore: a directory name that does not exist lists no accounts.
+      keystoreDir: keystoreDir ?? join(tmpdir(), `tern-dev-no-keystore-${process.pid}`),
+      lightKdf: settings.get<boolean>('lightkdf'),
+      ...(passwordFile ? { passwordFile } : {}),
+    },
+    { logger: logger.child('accounts') },
+  );
+  if (keystoreDir === undefined) {
+    const key = newPrivateKey();
+    const address = hex(addressOfKey(key));
+    manager.addUnlocked(address, key);
+    return { manager, address, key };
+  }
+  manager.unlockWithPasswords();
+  const first = manager.keystore.list()[0];
+  if (first !== undefined) {
+    // geth tries the empty password (the one a dev account is created with) when --password gives none.
+    if (manager.passwords.length === 0) {
+      try {
+        manager.unlockEntry(first, '');
+      } catch {
+        // Reported below.
+      }
+    }
+    if (!manager.isUnlocked(first.address))
+      throw new UsageError(
+        `the developer account ${first.address} (first in ${keystoreDir}) is locked: give its password with --password <file>`,
+      );
+    return { manager, address: first.address, key: manager.privateKey(first.address) };
+  }
+  const key = newPrivateKey();
+  const entry = manager.keystore.add(manager.passwords[0] ?? '', key);
+  manager.addUnlocked(entry.address, key);
+  logger.info('Created the developer account in the keystore', { address: entry.address, path: entry.path });
+  return { manager, address: entry.address, key };
+}
+
+export async function runDev(ctx: ProgramContext, observability?: ExecObservability): Promise<DevNode> {
+  const { settings, lifecycle } = ctx;
+  const logger = ctx.log.logger.child('dev');
+  const persistent = settings.source('datadir') !== 'default';
+  let datadir = settings.get<string>('datadir');
+  let db: Database;
+  if (persistent) {
+    db = await openChainDatabase(settings, lifecycle, logger);
+  } else {
+    datadir = mkdtempSync(join(tmpdir(), 'tern-dev-'));
+    lifecycle.onStop('dev temporary directory', () => rmSync(datadir, { recursive: true, force: true }));
+    db = await openDatabase({ engine: 'memory' }, { logger });
+    lifecycle.onStop('database', () => db.close());
+  }
+  const keystoreDir =
+    settings.get<string | undefined>('keystore') || (persistent ? join(datadir, 'keystore') : undefined);
+  const dev = developerAccount(keystoreDir, settings, logger);
+
+  const store = new ChainStore(db);
+  if (store.genesisHash() === undefined) {
+    const genesis = devGenesis({
+      developer: dev.address,
+      gasLimit: BigInt(settings.get<number>('dev.gaslimit')),
+      timestamp: BigInt(Math.floor(Date.now() / 1000)),
+    });
+    const { hash } = await store.initGenesis(genesis);
+    logger.info('Created the development chain', { chainId: DEV_CHAIN_ID, genesis: hex(hash) });
+  } else if (store.config().chainId !== BigInt(DEV_CHAIN_ID)) {
+    logger.warn('The --datadir holds a chain that is not a dev chain; sealing on it anyway', {
+      chainId: store.config().chainId,
+    });
+  }
+  // Said at warn level so an operator sees it at any verbosity above errors; the key is the point of --dev.
+  logger.warn('Developer account (pre-funded; its key is printed for development use only)', {
+    address: dev.address,
+    privateKey: hex(dev.key),
+  });
+
+  const period = settings.get<number>('dev.period');
+  const genesisHeader = store.headerByNumber(0n);
+  if (genesisHeader === undefined) throw new UsageError('the dev chain has no genesis block');
+  const beacon = new DevBeacon({ genesisTime: genesisHeader.timestamp, secondsPerSlot: period === 0 ? 1 : period });
+  rebuildBeacon(store, beacon);
+
+  const networkId = settings.get<number>('networkid') === 0 ? DEV_CHAIN_ID : settings.get<number>('networkid');
+  const opts = execNodeOptions(overlay(settings, { datadir, networkid: networkId }));
+  const node = await startExecNode(db, opts, {
+    logger: ctx.log.logger.child('exec'),
+    lifecycle,
+    accounts: dev.manager,
+    observability,
+  });
+
+  const builder = await BlockBuilder.create(node.store, new InlineSenderRecovery(), {
+    logger: logger.child('builder'),
+    pool: node.txpool,
+  });
+  const sealer = new DevSealer({ period }, node.store, builder, node.txpool, beacon, {
+    logger: logger.child('sealer'),
+  });
+
+  const server = new DevBeaconServer(
+    {
+      host: settings.get<string>('dev.beacon.addr'),
+      port: settings.get<number>('dev.beacon.port'),
+      version: clientVersion(),
+      chainId: store.config().chainId,
+      depositContract: DEV_DEPOSIT_CONTRACT,
+    },
+    beacon,
+    { logger: logger.child('beacon') },
+  );
+  lifecycle.onStop('dev beacon API', () => server.stop());
+  const beaconUrl = await server.start();
+  logger.info('Beacon API listening', { url: beaconUrl, secondsPerSlot: beacon.secondsPerSlot });
+  // Registered last, so it stops first: no block is sealed once listeners and the database are going away.
+  lifecycle.onStop('dev sealer', () => sealer.stop());
+  sealer.start();
+  logger.info('Sealing blocks', { period: period === 0 ? 'on pending transactions' : `${period}s` });
+  return { node, sealer, beacon, beaconUrl, developer: dev.address };
+}
+
+/** The beacon blocks of the chain already in the database (a restart with --datadir); their sidecars are gone. */
+function rebuildBeacon(store: ChainStore, beacon: DevBeacon): void {
+  const head = store.head().number;
+  for (let n = 0n; n <= head; n++) {
+    const hash = store.canonicalHash(n);
+    const h = store.headerByNumber(n);
+    if (hash === undefined || h === undefined) throw new UsageError(`the dev chain is missing block ${n}`);
+    try {
+      beacon.add({ number: n, hash, timestamp: h.timestamp, stateRoot: h.stateRoot });
+    } catch (err) {
+      throw new UsageError(
+        `block ${n} of the chain in --datadir is not on a ${beacon.secondsPerSlot}s slot: was it made with another --dev.period? (${(err as Error).message})`,
+      );
+    }
+  }
+}
