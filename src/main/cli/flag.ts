@@ -77,7 +77,7 @@ export interface SubcommandSpec {
 }
 
 export interface ProgramSpec {
-  readonly program: 'tern-node' | 'tern-exec';
+  readonly program: 'tern-node' | 'tern-exec' | 'tern-batcher';
   /** e.g. `TERN_NODE`: a flag `l1.beacon` reads `TERN_NODE_L1_BEACON`. */
   readonly envPrefix: string;
   readonly summary: string;

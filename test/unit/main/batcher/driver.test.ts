@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { BatchSubmitter, type DriverOptions } from '../../../../src/main/batcher/driver.js';
+import { channelDefaults } from '../../../../src/main/batcher/options.js';
+import type { L1Rpc, TxCandidate, TxManager, TxReceipt } from '../../../../src/main/batcher/txmgr.js';
+import { createLogger } from '../../../../src/main/common/logger/index.js';
+import { parseFrames } from '../../../../src/main/node/derive/frame.js';
+import { parseRollupConfig } from '../../../../src/main/primitives/rollup/config.js';
+import { decodeBatches } from './decodeBatches.js';
+import { type Epoch, fakeL2Chain, L2_CHAIN_ID, userTxsOf } from './l2Fixtures.js';
+
+const logger = createLogger({ level: 'silent', format: 'logfmt', stream: { write: () => true } }).logger;
+const GENESIS_TIME = 1_700_000_000;
+const GENESIS_HASH = `0x${'77'.repeat(32)}`;
+const INBOX = '0xff00000000000000000000000000000000000901';
+const epoch: Epoch = { number: 5, hash: `0x${'55'.repeat(32)}`, time: GENESIS_TIME };
+
+function rollupConfig(forks: Record<string, number>) {
+  return parseRollupConfig({
+    genesis: {
+      l1: { hash: epoch.hash, number: 5 },
+      l2: { hash: GENESIS_HASH, number: 0 },
+      l2_time: GENESIS_TIME,
+      system_config: {
+        batcherAddr: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+        overhead: `0x${'00'.repeat(32)}`,
+        scalar: `0x${'00'.repeat(31)}01`,
+        gasLimit: 30_000_000,
+      },
+    },
+    block_time: 2,
+    max_sequencer_drift: 600,
+    seq_window_size: 3600,
+    channel_timeout: 300,
+    l1_chain_id: 31337,
+    l2_chain_id: Number(L2_CHAIN_ID),
+    ...forks,
+    batch_inbox_address: INBOX,
+    deposit_contract_address: '0x0000000000000000000000000000000000000001',
+    l1_system_config_address: '0x0000000000000000000000000000000000000002',
+  });
+}
+
+const chainOf = (count: number, seed: string, first = 1, parentHash = GENESIS_HASH, t0 = GENESIS_TIME + 2) =>
+  fakeL2Chain({ count, first, parentHash, timestamp0: t0, blockTime: 2, epochOf: () => epoch, txs: () => 1, seed });
+
+class Fakes {
+  l2Blocks: Record<string, unknown>[] = [];
+  safe = { hash: GENESIS_HASH, number: 0 };
+  l1Head = 100;
+  sent: TxCandidate[] = [];
+  l2: L1Rpc = {
+    call: async <T>(_m: string, p: readonly unknown[] = []) => (this.l2Blocks[Number(p[0]) - 1] ?? null) as T,
+  };
+  rollup: L1Rpc = {
+    call: async <T>() => {
+      const last = this.l2Blocks[this.l2Blocks.length - 1] as Record<string, string>;
+      return { safe_l2: this.safe, unsafe_l2: { hash: last.hash, number: Number(last.number) } } as T;
+    },
+  };
+  l1: L1Rpc = {
+    call: async <T>() =>
+      ({
+        number: `0x${this.l1Head.toString(16)}`,
+        timestamp: `0x${(GENESIS_TIME + 100).toString(16)}`,
+        baseFeePerGas: '0x1',
+      }) as T,
+  };
+  txmgr = {
+    send: async (c: TxCandidate): Promise<TxReceipt> => {
+      this.sent.push(c);
+      return { txHash: '0x', blockNumber: this.l1Head, blockHash: '0x', success: true };
+    },
+  } as unknown as TxManager;
+}
+
+function submitter(
+  f: Fakes,
+  over: Partial<DriverOptions> = {},
+  forks: Record<string, number> = { regolith_time: 0, canyon_time: 0, delta_time: 0, ecotone_time: 0, fjord_time: 0 },
+) {
+  const opts: DriverOptions = {
+    ...channelDefaults,
+    pollIntervalMs: 10,
+    maxPendingTx: 1,
+    stopped: false,
+    cellProofs: false,
+    maxChannelDuration: 1,
+    ...over,
+  };
+  return new BatchSubmitter(opts, rollupConfig(forks), {
+    logger,
+    signal: new AbortController().signal,
+    l1: f.l1,
+    l2: f.l2,
+    rollup: f.rollup,
+    txmgr: f.txmgr,
+  });
+}
+
+describe('BatchSubmitter', () => {
+  it('loads blocks from the safe head, closes the channel on max duration and posts it to the inbox', async () => {
+    const f = new Fakes();
+    f.l2Blocks = await chainOf(5, 'a');
+    const d = submitter(f, { batchType: 1, compressionAlgo: 'brotli' });
+    await d.tick();
+    expect(d.channels.tip?.number).toBe(5);
+    expect(f.sent).toHaveLength(0); // channel open at L1 block 100
+    f.l1Head = 101;
+    await d.tick();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(f.sent).toHaveLength(1);
+    expect(f.sent[0]?.to).toBe(INBOX);
+    const decoded = await decodeBatches(
+      f.sent.map((c) => c.data),
+      { blockTime: 2, genesisTime: GENESIS_TIME, chainId: L2_CHAIN_ID },
+    );
+    expect(decoded.map((x) => x.txHashes)).toEqual(f.l2Blocks.map(userTxsOf));
+    expect(decoded.every((x) => x.batchType === 1 && x.compression === 'brotli')).toBe(true);
+  });
+
+  it('falls back to singular batches and zlib before Delta and Fjord', async () => {
+    const f = new Fakes();
+    f.l2Blocks = await chainOf(2, 'b');
+    const d = submitter(f, { batchType: 1, compressionAlgo: 'brotli-11' }, {});
+    await d.tick();
+    f.l1Head = 101;
+    await d.tick();
+    await new Promise((r) => setTimeout(r, 10));
+    const decoded = await decodeBatches([f.sent[0]?.data as Uint8Array], {
+      blockTime: 2,
+      genesisTime: GENESIS_TIME,
+      chainId: L2_CHAIN_ID,
+    });
+    expect(decoded.every((x) => x.batchType === 0 && x.compression === 'zlib')).toBe(true);
+    expect(parseFrames(f.sent[0]?.data as Uint8Array)).toHaveLength(1);
+  });
+
+  it('an L2 reorg clears the queue and loads again from the safe head', async () => {
+    const f = new Fakes();
+    const a = await chainOf(4, 'a');
+    f.l2Blocks = a;
+    const d = submitter(f, { maxChannelDuration: 0 });
+    await d.tick();
+    expect(d.channels.tip?.hash).toBe(a[3]?.hash);
+    // Blocks 3.. are replaced, and one more is added.
+    const fork = await chainOf(3, 'fork', 3, String(a[1]?.hash), GENESIS_TIME + 6);
+    f.l2Blocks = [...a.slice(0, 2), ...fork];
+    await d.tick(); // block 5 does not build on the old block 4
+    expect(d.channels.tip).toBeUndefined();
+    await d.tick();
+    expect(d.channels.tip?.hash).toBe(fork[2]?.hash);
+    expect(d.channels.pendingBlocks).toBe(5);
+  });
+
+  it('a safe head past the queued blocks starts over from it', async () => {
+    const f = new Fakes();
+    f.l2Blocks = await chainOf(3, 'c');
+    const d = submitter(f, { maxChannelDuration: 0 });
+    await d.tick();
+    f.l2Blocks = [...f.l2Blocks, ...(await chainOf(3, 'd', 4, String(f.l2Blocks[2]?.hash), GENESIS_TIME + 8))];
+    const safe = f.l2Blocks[4] as Record<string, string>;
+    f.safe = { hash: safe.hash, number: 5 };
+    await d.tick();
+    expect(d.channels.pendingBlocks).toBe(1);
+    expect(d.channels.tip?.number).toBe(6);
+  });
+
+  it('stopped: admin start/stop', async () => {
+    const f = new Fakes();
+    const d = submitter(f, { stopped: true });
+    expect(d.isRunning).toBe(false);
+    d.startBatcher();
+    expect(d.isRunning).toBe(true);
+    expect(() => d.startBatcher()).toThrow(/already running/);
+    d.stopBatcher();
+    expect(d.isRunning).toBe(false);
+  });
+});
