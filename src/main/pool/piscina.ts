@@ -1,8 +1,11 @@
 // The pooled WorkerPool: piscina 5 threads running one task module from dist/src/workers/, plus the worker-side
 // half of the transfer protocol (`reply`), which task modules use so result buffers move back instead of copying.
 import { availableParallelism } from 'node:os';
-import { move, Piscina, transferableSymbol, valueSymbol } from 'piscina';
+import { isMainThread } from 'node:worker_threads';
+import { move, Piscina, transferableSymbol, valueSymbol, workerData } from 'piscina';
 import { type SerializedError, serializeError } from '../common/errors.js';
+import { poolMetrics } from '../common/metrics/pool.js';
+import { installProfilerAgent } from '../common/pprof/agent.js';
 import {
   PoolErrorCode,
   type PoolLogger,
@@ -45,6 +48,8 @@ interface Parked {
 export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
   readonly threads: number;
   readonly capacity: number;
+  /** The task module's name: the `pool` label of the pool metrics and profiles. */
+  readonly name: string;
   readonly #piscina: Piscina;
   readonly #logger: PoolLogger | undefined;
   /** Tasks handed to piscina and not yet settled; never more than `capacity`. */
@@ -62,6 +67,7 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
     if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be ≥ 0: ${maxQueue}`);
     this.threads = threads;
     this.capacity = threads + maxQueue;
+    this.name = worker;
     this.#logger = deps.logger;
     // Admission is ours (run waits instead of failing), so piscina's own queue is left unbounded.
     this.#piscina = new Piscina({
@@ -70,9 +76,20 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
       maxThreads: threads,
       idleTimeout: opts.idleTimeoutMs ?? piscinaPoolDefaults.idleTimeoutMs,
       recordTiming: false,
+      // Names the thread in CPU profiles (see the profiler agent below).
+      workerData: { ternPool: worker },
+      // 'sync' parks idle threads in Atomics.wait and runs queued tasks without returning to the event loop, so
+      // the profiler agent's messages would never be read; 'async' costs no measurable round-trip time here.
+      atomics: 'async',
     });
     // Without a listener an 'error' event (a close timeout, a crash in an idle worker) would be thrown.
     this.#piscina.on('error', (err: unknown) => this.#logger?.warn({ err: serializeError(err) }, 'worker pool error'));
+    poolMetrics().track(this);
+  }
+
+  /** Tasks handed to piscina and not yet settled. */
+  get active(): number {
+    return this.#active;
   }
 
   get queueSize(): number {
@@ -96,7 +113,8 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
     if (this.#closing !== undefined) return Promise.resolve(closedResult());
     const { signal } = opts;
     if (signal?.aborted) return Promise.resolve(abortedResult(signal));
-    if (this.#hasRoom()) return this.#dispatch(name, input, opts);
+    const submitted = performance.now();
+    if (this.#hasRoom()) return this.#dispatch(name, input, opts, submitted);
     return new Promise((resolve) => {
       const onAbort = (): void => {
         const i = this.#parked.indexOf(entry);
@@ -106,7 +124,7 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
       const entry: Parked = {
         start: () => {
           signal?.removeEventListener('abort', onAbort);
-          resolve(this.#dispatch(name, input, opts));
+          resolve(this.#dispatch(name, input, opts, submitted));
         },
         cancel: (result) => {
           signal?.removeEventListener('abort', onAbort);
@@ -131,18 +149,25 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
     return this.#parked.length === 0 && this.#active < this.capacity;
   }
 
-  async #dispatch<O>(name: string, input: unknown, opts: RunOptions): Promise<TaskResult<O>> {
+  async #dispatch<O>(name: string, input: unknown, opts: RunOptions, submitted: number): Promise<TaskResult<O>> {
     this.#active++;
+    const metrics = poolMetrics();
+    const started = performance.now();
+    metrics.observeWait(this.name, name, (started - submitted) / 1000);
+    let ok = false;
     try {
       // The worker returned a TaskReply; piscina has already unwrapped it to the TaskResult it carries.
-      return (await this.#piscina.run(input, {
+      const result = (await this.#piscina.run(input, {
         name,
         transferList: opts.transfer === undefined ? [] : [...new Set(opts.transfer)],
         signal: opts.signal ?? null,
       })) as TaskResult<O>;
+      ok = result.ok;
+      return result;
     } catch (err) {
       return this.#failure(name, err, opts.signal);
     } finally {
+      metrics.observeRun(this.name, name, (performance.now() - started) / 1000, ok);
       this.#active--;
       this.#pump();
     }
@@ -181,6 +206,11 @@ export function abortedResult(signal: AbortSignal | undefined): { ok: false; err
   const why = reason instanceof Error ? reason.message : reason === undefined ? '' : String(reason);
   return { ok: false, error: { code: PoolErrorCode.aborted, message: `task aborted${why ? `: ${why}` : ''}` } };
 }
+
+// Every task module imports `reply` from here, so this line runs in every pool thread: it lets the CPU profiler
+// (common/pprof) profile the thread too. It only listens; @datadog/pprof loads when a profile is asked for.
+if (!isMainThread)
+  installProfilerAgent(String((workerData as { ternPool?: unknown } | undefined)?.ternPool ?? 'worker'));
 
 /**
  * Worker side: wraps a task's result so piscina transfers `transfer` (buffers inside the result, owned by the task)
