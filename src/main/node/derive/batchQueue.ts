@@ -78,11 +78,14 @@ export class BaseBatchStage {
     return this.prev.origin();
   }
 
-  /** Takes over another stage's state (the Holocene transition keeps the buffered origins). */
+  /**
+   * Takes over another stage's L1 origins (the Holocene transition: the first Holocene channels may still hold
+   * batches with pre-Holocene origins). Any span batch still being consumed is dropped, as op-node does.
+   */
   adopt(from: BaseBatchStage): void {
     this.originRef = from.originRef;
-    this.l1Blocks = from.l1Blocks;
-    this.nextSpan = from.nextSpan;
+    this.l1Blocks = [...from.l1Blocks];
+    this.nextSpan = [];
   }
 
   reset(base: L1BlockRef): void {
