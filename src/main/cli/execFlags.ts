@@ -223,7 +223,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Custom header ("Name: Value") sent to the RPC server by --remotedb and the attach console; may be given several times',
     category: MISC,
     repeatable: true,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'config',
@@ -241,7 +241,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Keystore directory',
     category: ACCOUNT,
     toml: 'Node.KeyStoreDir',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'lightkdf',
@@ -250,7 +250,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Reduce key-derivation RAM and CPU usage at some cost in KDF strength',
     category: ACCOUNT,
     toml: 'Node.UseLightweightKDF',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'password',
@@ -258,7 +258,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Password file for non-interactive password input',
     category: ACCOUNT,
     toml: 'Tern.PasswordFile',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pcscdpath',
@@ -295,7 +295,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Listening address of the authenticated API (engine API)',
     category: RPC,
     toml: 'Node.AuthAddr',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'authrpc.port',
@@ -304,7 +304,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Listening port of the authenticated API',
     category: RPC,
     toml: 'Node.AuthPort',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'authrpc.jwtsecret',
@@ -312,7 +312,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Path to the hex-encoded 32-byte JWT secret, identical to the consensus node’s',
     category: RPC,
     toml: 'Node.JWTSecret',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'authrpc.vhosts',
@@ -321,7 +321,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated virtual hostnames accepted by the authenticated API (server enforced; * accepts all)',
     category: RPC,
     toml: 'Node.AuthVirtualHosts',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'http',
@@ -486,7 +486,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'string',
     help: 'Execute a JavaScript statement (console)',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'jspath',
@@ -494,14 +494,14 @@ const FLAGS: readonly FlagSpec[] = [
     default: '.',
     help: 'JavaScript root path for loadScript (console)',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'preload',
     kind: 'list',
     help: 'Comma-separated JavaScript files to preload into the console',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.allow-unprotected-txs',
@@ -510,7 +510,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Allow transactions not signed per EIP-155 (not replay-protected) to be submitted over RPC',
     category: RPC,
     toml: 'Node.AllowUnprotectedTxs',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.batch-request-limit',
@@ -556,7 +556,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Cap, in ether, on the fee of transactions sent through RPC (0 = no cap)',
     category: RPC,
     toml: 'Eth.RPCTxFeeCap',
-    implemented: false,
+    implemented: true,
   },
 
   // ---- 2.6 Development chain ----
@@ -567,7 +567,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Ephemeral proof-of-authority network with a pre-funded developer account and mining enabled',
     category: DEV,
     toml: 'Dev.Enabled',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'dev.gaslimit',
@@ -576,7 +576,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Initial block gas limit of the development chain',
     category: DEV,
     toml: 'Dev.GasLimit',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'dev.period',
@@ -585,7 +585,25 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Block period of the development chain (0 = mine only when a transaction is pending)',
     category: DEV,
     toml: 'Dev.Period',
-    implemented: false,
+    implemented: true,
+  },
+  {
+    name: 'dev.beacon.addr',
+    kind: 'host',
+    default: 'localhost',
+    help: "Listening address of the development chain's beacon API (genesis, spec, blob sidecars and blobs of its blocks)",
+    category: DEV,
+    toml: 'Tern.DevBeaconAddr',
+    implemented: true,
+  },
+  {
+    name: 'dev.beacon.port',
+    kind: 'port',
+    default: 5052,
+    help: "Listening port of the development chain's beacon API (0 picks a free port; the URL is logged)",
+    category: DEV,
+    toml: 'Tern.DevBeaconPort',
+    implemented: true,
   },
 
   // ---- 2.7 Chain and network ----
@@ -882,10 +900,10 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'go-execution-trace',
     kind: 'path',
-    help: 'Write an execution trace to this file',
+    help: 'Write an execution trace to this file. Node has no Go execution tracer: tern-exec refuses it and names --pprof.cpuprofile instead',
     category: LOG,
     toml: 'Pprof.ExecutionTrace',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'nocompaction',
@@ -903,7 +921,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Enable the profiling HTTP server',
     category: LOG,
     toml: 'Pprof.Enabled',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.addr',
@@ -912,7 +930,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Profiling HTTP server listening interface',
     category: LOG,
     toml: 'Pprof.Addr',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.port',
@@ -921,33 +939,33 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Profiling HTTP server listening port',
     category: LOG,
     toml: 'Pprof.Port',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.blockprofilerate',
     kind: 'uint',
     default: 0,
-    help: 'Block profiling rate',
+    help: 'Block profiling rate (Go: ns blocked per sample). Node has no blocking profile: > 0 turns on the event-loop delay monitor behind /debug/pprof/block, resolution rate/1e6 ms (at least 1 ms)',
     category: LOG,
     toml: 'Pprof.BlockProfileRate',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.cpuprofile',
     kind: 'path',
-    help: 'Write a CPU profile to this file',
+    help: 'Write a CPU profile of every thread (main and worker pools, gzip pprof) to this file at exit',
     category: LOG,
     toml: 'Pprof.CPUProfile',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.memprofilerate',
     kind: 'uint',
     default: 524288,
-    help: 'Memory profiling rate',
+    help: 'Memory profiling rate: bytes between samples of the V8 sampling heap profiler behind /debug/pprof/heap and allocs (as Go MemProfileRate); 0 turns heap profiles off',
     category: LOG,
     toml: 'Pprof.MemProfileRate',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'remotedb',
@@ -993,7 +1011,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Enable metrics collection and reporting',
     category: METRICS,
     toml: 'Metrics.Enabled',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.addr',
@@ -1001,7 +1019,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Listening interface of the stand-alone metrics HTTP server (the server starts only when set)',
     category: METRICS,
     toml: 'Metrics.HTTP',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.port',
@@ -1010,16 +1028,16 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Metrics HTTP server listening port',
     category: METRICS,
     toml: 'Metrics.Port',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.expensive',
     kind: 'bool',
     default: false,
-    help: 'Enable expensive metrics collection and reporting',
+    help: 'Enable expensive metrics collection and reporting (accepted; no tern-exec metric is classed expensive yet)',
     category: METRICS,
     toml: 'Metrics.EnabledExpensive',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'ethstats',
@@ -1027,7 +1045,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Reporting URL of a network-statistics service (nodename:secret@host:port)',
     category: METRICS,
     toml: 'Ethstats.URL',
-    implemented: false,
+    implemented: true,
     check: checkEthstats,
   },
   {
@@ -1037,7 +1055,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Push metrics to an external time-series database',
     category: METRICS,
     toml: 'Metrics.EnableInfluxDB',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdbv2',
@@ -1046,7 +1064,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Push metrics to an external time-series database, version 2',
     category: METRICS,
     toml: 'Metrics.EnableInfluxDBV2',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdb.endpoint',
@@ -1056,7 +1074,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Time-series database API endpoint',
     category: METRICS,
     toml: 'Metrics.InfluxDBEndpoint',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdb.database',
@@ -1066,7 +1084,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Time-series database name',
     category: METRICS,
     toml: 'Metrics.InfluxDBDatabase',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdb.bucket',
@@ -1076,7 +1094,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Time-series database bucket name (v2 only)',
     category: METRICS,
     toml: 'Metrics.InfluxDBBucket',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdb.organization',
@@ -1086,7 +1104,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Time-series database organisation name (v2 only)',
     category: METRICS,
     toml: 'Metrics.InfluxDBOrganization',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdb.username',
@@ -1096,7 +1114,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Time-series database user name',
     category: METRICS,
     toml: 'Metrics.InfluxDBUsername',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdb.password',
@@ -1106,7 +1124,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Time-series database password',
     category: METRICS,
     toml: 'Metrics.InfluxDBPassword',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdb.token',
@@ -1116,7 +1134,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Time-series database API token (v2 only)',
     category: METRICS,
     toml: 'Metrics.InfluxDBToken',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.tsdb.tags',
@@ -1125,7 +1143,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated key=value tags attached to all measurements',
     category: METRICS,
     toml: 'Metrics.InfluxDBTags',
-    implemented: false,
+    implemented: true,
     check: checkTags,
   },
 
@@ -1394,7 +1412,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Halt on incompatible protocol version requirements of this level, signalled by the consensus node through the engine API',
     category: ROLLUP,
     toml: 'Eth.RollupHaltOnIncompatibleProtocolVersion',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.historicalrpc',
@@ -1565,7 +1583,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Soft limit, in bytes, of disk space for pending blob transactions',
     category: TXPOOL,
     toml: 'Eth.BlobPool.Datacap',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'blobpool.datadir',
@@ -1574,7 +1592,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Directory for blob transaction storage',
     category: TXPOOL,
     toml: 'Eth.BlobPool.Datadir',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'blobpool.pricebump',
@@ -1583,7 +1601,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Price bump percentage needed to replace a blob transaction',
     category: TXPOOL,
     toml: 'Eth.BlobPool.PriceBump',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.accountqueue',
@@ -1592,7 +1610,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum non-executable transaction slots per account',
     category: TXPOOL,
     toml: 'Eth.TxPool.AccountQueue',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.accountslots',
@@ -1601,7 +1619,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Minimum executable transaction slots guaranteed per account',
     category: TXPOOL,
     toml: 'Eth.TxPool.AccountSlots',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.globalqueue',
@@ -1610,7 +1628,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum non-executable transaction slots for all accounts',
     category: TXPOOL,
     toml: 'Eth.TxPool.GlobalQueue',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.globalslots',
@@ -1619,7 +1637,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum executable transaction slots for all accounts',
     category: TXPOOL,
     toml: 'Eth.TxPool.GlobalSlots',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.journal',
@@ -1628,7 +1646,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Disk journal of local transactions, to survive node restarts',
     category: TXPOOL,
     toml: 'Eth.TxPool.Journal',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.journalremotes',
@@ -1637,7 +1655,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Include remote transactions in the journal',
     category: TXPOOL,
     toml: 'Eth.TxPool.JournalRemote',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.lifetime',
@@ -1646,7 +1664,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum time non-executable transactions are queued',
     category: TXPOOL,
     toml: 'Eth.TxPool.Lifetime',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.locals',
@@ -1654,7 +1672,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated accounts whose transactions are treated as local (no flush, priority inclusion)',
     category: TXPOOL,
     toml: 'Eth.TxPool.Locals',
-    implemented: false,
+    implemented: true,
     check: checkAddresses,
   },
   {
@@ -1664,7 +1682,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum gas limit of one transaction; larger ones are rejected (0 = no limit)',
     category: TXPOOL,
     toml: 'Eth.TxPool.MaxTxGasLimit',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.nolocals',
@@ -1673,7 +1691,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Disable price exemptions for locally submitted transactions',
     category: TXPOOL,
     toml: 'Eth.TxPool.NoLocals',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.pricebump',
@@ -1682,7 +1700,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Price bump percentage needed to replace a transaction',
     category: TXPOOL,
     toml: 'Eth.TxPool.PriceBump',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.pricelimit',
@@ -1691,7 +1709,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Minimum gas price tip for admission into the pool',
     category: TXPOOL,
     toml: 'Eth.TxPool.PriceLimit',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'txpool.rejournal',
@@ -1700,7 +1718,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Interval at which the local transaction journal is regenerated',
     category: TXPOOL,
     toml: 'Eth.TxPool.Rejournal',
-    implemented: false,
+    implemented: true,
   },
 ];
 
@@ -1741,7 +1759,7 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
     name: 'console',
     args: '',
     help: 'Start the node with an interactive JavaScript console attached in the same process',
-    implemented: false,
+    implemented: true,
     minArgs: 0,
     maxArgs: 0,
   },
@@ -1749,7 +1767,7 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
     name: 'attach',
     args: '[endpoint]',
     help: 'Interactive JavaScript console attached to a running node over IPC, HTTP or WS',
-    implemented: false,
+    implemented: true,
     minArgs: 0,
     maxArgs: 1,
   },
@@ -1757,7 +1775,7 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
     name: 'execute-witness',
     args: '<file.json>',
     help: 'Execute one block statelessly from a witness file',
-    implemented: false,
+    implemented: true,
     minArgs: 1,
     maxArgs: 1,
   },

@@ -54,7 +54,7 @@ function forkOverride(fork: string, label: string): FlagSpec {
     default: 0,
     help: `Override the bundled ${label} activation timestamp (Unix seconds; 0 keeps the bundled value).`,
     category: FORKS,
-    implemented: false,
+    implemented: true,
   };
 }
 
@@ -87,7 +87,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'http://127.0.0.1:8545',
     help: 'Layer-1 user JSON-RPC endpoint (eth namespace required).',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.beacon',
@@ -95,7 +95,7 @@ const FLAGS: readonly FlagSpec[] = [
     schemes: HTTP,
     help: 'Layer-1 beacon-node HTTP endpoint (used for blob sidecars).',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.beacon-fallbacks',
@@ -103,7 +103,7 @@ const FLAGS: readonly FlagSpec[] = [
     schemes: HTTP,
     help: 'Comma-separated Beacon-API compatible fallback endpoints, used for blob sidecars missing at the main beacon endpoint (e.g. expired blobs).',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.beacon-header',
@@ -111,7 +111,7 @@ const FLAGS: readonly FlagSpec[] = [
     repeatable: false,
     help: "Optional HTTP header added to every request to the beacon endpoint. Format: 'X-Key: Value'.",
     category: L1L2,
-    implemented: false,
+    implemented: true,
     check: checkSingleHeader,
   },
   {
@@ -120,7 +120,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Fetch all blob sidecars and filter locally (workaround for faulty beacon nodes).',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.beacon.ignore',
@@ -128,7 +128,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Do not halt startup when the beacon endpoint health check fails.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.cache-size',
@@ -136,7 +136,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 900,
     help: 'Cache size for layer-1 blocks, receipts and transactions (900 is about 3 hours of blocks; 0 means 3/2 of the sequencing window, usually 2400). Higher values use significantly more memory.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.epoch-poll-interval',
@@ -144,7 +144,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 384_000,
     help: 'Poll interval for new layer-1 epoch updates (safe and finalized changes). Disabled if 0 or negative.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.http-poll-interval',
@@ -152,7 +152,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 12_000,
     help: 'Polling interval of the latest-block subscription over an HTTP RPC provider; ignored for other endpoint types.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.max-concurrency',
@@ -161,7 +161,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 10,
     help: 'Maximum concurrent RPC requests to the layer-1 provider.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.rpc-max-batch-size',
@@ -171,7 +171,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 20,
     help: 'Maximum RPC requests bundled in one batch (e.g. receipts). The rate limit counts a batch as N items but lets it burst at once.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.rpc-rate-limit',
@@ -180,7 +180,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 0,
     help: 'Self-imposed global rate limit on layer-1 RPC requests, in requests per second. Disabled if 0.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.rpckind',
@@ -200,7 +200,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'standard',
     help: 'Kind of layer-1 RPC provider, used to optimise receipts fetching.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.runtime-config-reload-interval',
@@ -208,7 +208,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 600_000,
     help: 'Poll interval for reloading the runtime config, for when config events are not picked up. Disabled if 0 or negative.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l1.trustrpc',
@@ -216,7 +216,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Trust the layer-1 RPC: faster sync at the risk of bad or inconsistent data. Needed when the layer-1 client lacks eth_getProof.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l2',
@@ -224,7 +224,7 @@ const FLAGS: readonly FlagSpec[] = [
     schemes: HTTP_WS,
     help: 'Layer-2 engine JSON-RPC endpoint(s), the authenticated RPC of the execution client (engine and eth namespaces required).',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l2.engine-rpc-timeout',
@@ -232,7 +232,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 10_000,
     help: 'Engine client RPC timeout.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'l2.jwt-secret',
@@ -250,7 +250,7 @@ const FLAGS: readonly FlagSpec[] = [
     defaultNote: 'first of three values',
     help: 'Kind of engine client, controlling behaviour per client type.',
     category: L1L2,
-    implemented: false,
+    implemented: true,
   },
 
   // 2.5 Network selection and rollup
@@ -260,14 +260,14 @@ const FLAGS: readonly FlagSpec[] = [
     values: NETWORK_NAMES,
     help: 'Predefined network to run (instead of --rollup.config).',
     category: NETWORK,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.config',
     kind: 'path',
     help: 'Rollup configuration JSON file (genesis, layer-1 contract addresses, fork times, block time, sequence window). Required for custom chains.',
     category: NETWORK,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.halt',
@@ -276,14 +276,14 @@ const FLAGS: readonly FlagSpec[] = [
     defaultNote: 'unset (opt-in)',
     help: 'Halt on incompatible protocol version requirements of the given level, as signalled onchain on layer 1.',
     category: NETWORK,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.l1-chain-config',
     kind: 'path',
     help: 'Layer-1 chain configuration JSON file (directly or under `.config`); ignored for the two well-known public layer-1 chains.',
     category: NETWORK,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.load-protocol-versions',
@@ -291,7 +291,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Load protocol versions from the superchain layer-1 ProtocolVersions contract (if available) and report them in logs and metrics.',
     category: NETWORK,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'syncmode',
@@ -300,7 +300,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'consensus-layer',
     help: 'Blockchain sync mode.',
     category: NETWORK,
-    implemented: false,
+    implemented: true,
   },
 
   // 2.6 Fork overrides
@@ -358,7 +358,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: '0.0.0.0',
     help: 'RPC listening address.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.port',
@@ -366,7 +366,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 9545,
     help: 'RPC listening port.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.enable-admin',
@@ -390,7 +390,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Enable the metrics server.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.addr',
@@ -398,7 +398,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: '0.0.0.0',
     help: 'Metrics listening address.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.port',
@@ -406,7 +406,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 7300,
     help: 'Metrics listening port.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.enabled',
@@ -414,7 +414,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Enable the profiling server.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.addr',
@@ -422,7 +422,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: '0.0.0.0',
     help: 'Profiling listening address.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.port',
@@ -430,14 +430,14 @@ const FLAGS: readonly FlagSpec[] = [
     default: 6060,
     help: 'Profiling listening port.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.path',
     kind: 'path',
-    help: 'Profile file path; if a directory, the file is {dir}/{profileType}.prof.',
+    help: 'Profile file path; if a directory, the file is {dir}/{profileType}.prof. Written when the node stops (cpu when --pprof.type is unset).',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof.type',
@@ -445,7 +445,7 @@ const FLAGS: readonly FlagSpec[] = [
     values: ['cpu', 'heap', 'goroutine', 'threadcreate', 'block', 'mutex', 'allocs'],
     help: 'Profile type.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
 
   // 2.9 Peer-to-peer
@@ -703,7 +703,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 0,
     help: 'Distance (layer-1 blocks) kept from the layer-1 head before deriving layer-2 data.',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'conductor.enabled',
@@ -894,7 +894,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Read the withdrawal (message passer) storage root from the state trie through the execution layer instead of the block header, as before isthmus. Needs an archive execution client.',
     category: MISC,
-    implemented: false,
+    implemented: true,
   },
 
   // Flags named only in the seed's file table (2.2)
@@ -903,7 +903,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'path',
     help: 'Database that persists safe-head update data. Disabled when unset.',
     category: MISC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'snapshotlog.file',

@@ -5,11 +5,16 @@ import type { Settings } from '../cli/parse.js';
 import type { ProgramContext, ProgramHooks } from '../cli/run.js';
 import { dumpTomlConfig, loadTomlConfig } from '../cli/toml.js';
 import { type LogFormat, type LoggerOptions, levelFromVerbosity, parseVmodule } from '../common/logger/index.js';
+import { logNativeStatus } from '../common/metrics/base.js';
 import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
+import { runAttach, runConsole } from './cmd/console.js';
+import { runExecuteWitness } from './cmd/executeWitness.js';
 import { runExport } from './cmd/export.js';
 import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
+import { runDev } from './dev/start.js';
+import { checkExecObservabilitySettings, startExecObservability, withCpuProfile } from './metrics/observability.js';
 import { runNode } from './node.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
@@ -42,15 +47,20 @@ function loggerOptions(settings: Settings): LoggerOptions {
 }
 
 async function startExec(ctx: ProgramContext): Promise<undefined | 'done'> {
+  checkExecObservabilitySettings(ctx.settings);
   if (ctx.settings.subcommand?.name === 'init') return runInit(ctx);
-  if (ctx.settings.subcommand?.name === 'import') return runImport(ctx);
+  if (ctx.settings.subcommand?.name === 'import') return withCpuProfile(ctx, () => runImport(ctx));
   if (ctx.settings.subcommand?.name === 'export') return runExport(ctx);
+  if (ctx.settings.subcommand?.name === 'attach') return runAttach(ctx);
+  if (ctx.settings.subcommand?.name === 'console') return runConsole(ctx);
+  if (ctx.settings.subcommand?.name === 'execute-witness') return runExecuteWitness(ctx);
   const { log } = ctx;
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
-  const native = nativeStatus();
-  logger.debug('Native module', { loaded: native.loaded, path: native.path, error: native.error, ...native.functions });
-  await runNode(ctx);
+  logNativeStatus(logger, nativeStatus());
+  const observability = await startExecObservability(ctx.settings, { logger, lifecycle: ctx.lifecycle });
+  if (ctx.settings.get<boolean>('dev')) observability.chainReady((await runDev(ctx, observability)).node.store);
+  else await runNode(ctx, observability);
   // Said once the node is up (harnesses wait for this line before signalling).
   logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
 }

@@ -10,13 +10,33 @@ import type { Lifecycle } from '../common/lifecycle.js';
 import type { Logger } from '../common/logger/index.js';
 import type { HttpRpcServer, RpcServerAddress } from '../common/rpc/http.js';
 import { IpcRpcServer } from '../common/rpc/ipc.js';
-import { createUserRpcServers, type UserRpcOptions } from '../common/rpc/listeners.js';
+import {
+  createAuthRpcServer,
+  createUserRpcServers,
+  GETH_AUTH_APIS,
+  type UserRpcOptions,
+} from '../common/rpc/listeners.js';
 import { RpcRegistry } from '../common/rpc/registry.js';
+import { obtainHex32File } from '../common/secretFile.js';
+import type { AccountManager } from './accounts/manager.js';
+import { BlockBuilder } from './chain/builder.js';
 import { ChainStore } from './chain/chainStore.js';
+import { headEvents } from './chain/headEvents.js';
+import { BlockImporter } from './chain/importer.js';
 import { openChainDatabase } from './cmd/database.js';
 import type { Database } from './db/open.js';
+import { EngineApi, type HaltLevel } from './engine/api.js';
+import { registerEngineApi } from './engine/register.js';
+import type { ExecObservability } from './metrics/observability.js';
+import { accountManagerFromSettings } from './rpc/accounts.js';
 import { clientVersion, registerExecApis } from './rpc/api.js';
 import { ExecRpcBackend, type ExecRpcOptions } from './rpc/backend.js';
+import { FilterSystem } from './rpc/filters.js';
+import type { SendTxOptions } from './rpc/sendTx.js';
+import { InlineSenderRecovery } from './senders/inline.js';
+import { dbPoolChain } from './txpool/chain.js';
+import type { TxPoolOptions } from './txpool/options.js';
+import { TernTxPool } from './txpool/pool.js';
 
 /** geth names its socket geth.ipc; tern-exec's is tern-exec.ipc in the data directory. */
 export const IPC_SOCKET_NAME = 'tern-exec.ipc';
@@ -27,6 +47,14 @@ export interface ExecNodeOptions {
   /** The IPC socket path; undefined disables IPC. */
   ipcPath: string | undefined;
   backend: ExecRpcOptions;
+  /** --txpool.* and --blobpool.* (paths already resolved); defaults without a journal or blob directory. */
+  txpool?: Partial<TxPoolOptions> | undefined;
+  /** --rpc.txfeecap, --rpc.allow-unprotected-txs */
+  sendTx?: Partial<SendTxOptions> | undefined;
+  /** The Engine API listener (--authrpc.*): the engine and eth namespaces behind a JWT. */
+  auth?: { host: string; port: number; vhosts: string[] | undefined; jwtSecretPath: string } | undefined;
+  /** --rollup.halt */
+  rollupHalt?: HaltLevel | undefined;
 }
 
 export interface ExecNode {
@@ -36,6 +64,13 @@ export interface ExecNode {
   /** Bound addresses of the HTTP/WS listeners, in the order of `servers`. */
   readonly addresses: readonly RpcServerAddress[];
   readonly ipc: IpcRpcServer | undefined;
+  readonly txpool: TernTxPool;
+  /** The Engine API handlers (also for an in-process consensus node). */
+  readonly engine: EngineApi;
+  /** The bound address of the auth RPC listener. */
+  readonly authAddress: RpcServerAddress | undefined;
+  /** The chain (the --dev sealer moves its head). */
+  readonly store: ChainStore;
 }
 
 /** geth's IPCEndpoint: a bare file name lives in the data directory, anything with a directory part is used as is. */
@@ -46,6 +81,10 @@ export function ipcEndpoint(datadir: string, ipcPath: string | undefined): strin
 }
 
 const list = (v: string[] | undefined): string[] | undefined => (v && v.length > 0 ? v : undefined);
+
+/** A path flag relative to the data directory (geth's ResolvePath); empty disables. */
+const inDatadir = (datadir: string, p: string | undefined): string | undefined =>
+  p === undefined || p === '' ? undefined : isAbsolute(p) ? p : join(datadir, p);
 
 /** The node's options from tern-exec's settings. */
 export function execNodeOptions(settings: Settings): ExecNodeOptions {
@@ -76,9 +115,38 @@ export function execNodeOptions(settings: Settings): ExecNodeOptions {
       batchRequestLimit: get<number>('rpc.batch-request-limit'),
       batchResponseMaxSize: get<number>('rpc.batch-response-max-size'),
     },
+    auth: {
+      host: get<string>('authrpc.addr'),
+      port: get<number>('authrpc.port'),
+      vhosts: get<string[] | undefined>('authrpc.vhosts'),
+      jwtSecretPath: get<string | undefined>('authrpc.jwtsecret') ?? join(get<string>('datadir'), 'jwtsecret'),
+    },
+    rollupHalt: get<HaltLevel | undefined>('rollup.halt'),
     ipcPath: get<boolean>('ipcdisable')
       ? undefined
       : ipcEndpoint(get<string>('datadir'), get<string | undefined>('ipcpath')),
+    txpool: {
+      locals: get<string[] | undefined>('txpool.locals') ?? [],
+      noLocals: get<boolean>('txpool.nolocals'),
+      journal: inDatadir(get<string>('datadir'), get<string | undefined>('txpool.journal')),
+      journalRemotes: get<boolean>('txpool.journalremotes'),
+      rejournalMs: get<number>('txpool.rejournal'),
+      priceLimit: BigInt(get<number>('txpool.pricelimit')),
+      priceBump: BigInt(get<number>('txpool.pricebump')),
+      accountSlots: get<number>('txpool.accountslots'),
+      globalSlots: get<number>('txpool.globalslots'),
+      accountQueue: get<number>('txpool.accountqueue'),
+      globalQueue: get<number>('txpool.globalqueue'),
+      lifetimeMs: get<number>('txpool.lifetime'),
+      maxTxGas: BigInt(get<number>('txpool.maxtxgas')),
+      blobDataDir: inDatadir(get<string>('datadir'), get<string | undefined>('blobpool.datadir')),
+      blobDataCap: get<number>('blobpool.datacap'),
+      blobPriceBump: BigInt(get<number>('blobpool.pricebump')),
+    },
+    sendTx: {
+      txFeeCap: get<number>('rpc.txfeecap'),
+      allowUnprotected: get<boolean>('rpc.allow-unprotected-txs'),
+    },
     backend: {
       networkId: BigInt(get<number>('networkid')),
       gasCap: BigInt(get<number>('rpc.gascap')),
@@ -101,7 +169,12 @@ export function execNodeOptions(settings: Settings): ExecNodeOptions {
 export async function startExecNode(
   db: Database,
   opts: ExecNodeOptions,
-  deps: { logger: Logger; lifecycle: Lifecycle },
+  deps: {
+    logger: Logger;
+    lifecycle: Lifecycle;
+    accounts?: AccountManager | undefined;
+    observability?: ExecObservability | undefined;
+  },
 ): Promise<ExecNode> {
   const { logger, lifecycle } = deps;
   const store = new ChainStore(db);
@@ -129,8 +202,55 @@ export async function startExecNode(
     { clientVersion: clientVersion(), ...opts.backend },
     logger.child('rpc'),
   );
-  const registry = registerExecApis(new RpcRegistry(), backend);
-  const rpcDeps = { registry, logger };
+  const heads = headEvents(db);
+  const txpool = await TernTxPool.open(dbPoolChain(db, config), opts.txpool ?? {}, {
+    logger: logger.child('txpool'),
+  });
+  const stopHeads = heads.on(() => {
+    void txpool.onNewHead();
+  });
+  const filters = new FilterSystem(backend, txpool, heads);
+  lifecycle.onStop('transaction pool', async () => {
+    stopHeads();
+    filters.close();
+    await txpool.close();
+  });
+  const registry = registerExecApis(new RpcRegistry(), backend, {
+    pool: txpool,
+    heads,
+    filters,
+    sendTx: opts.sendTx,
+    accounts: deps.accounts,
+  });
+  const metrics = deps.observability?.rpcMetrics((method) => registry.lookupMethod(method) !== undefined);
+  const rpcDeps = { registry, logger, metrics };
+  const senders = new InlineSenderRecovery();
+  const engine = new EngineApi(
+    store,
+    await BlockImporter.create(store, senders, logger.child('import')),
+    await BlockBuilder.create(store, senders, { logger: logger.child('builder'), pool: txpool }),
+    { rollupHalt: opts.rollupHalt },
+    { logger: logger.child('engine'), halt: (reason) => void lifecycle.stop(reason) },
+  );
+  registerEngineApi(registry, engine);
+  let authAddress: RpcServerAddress | undefined;
+  if (opts.auth) {
+    const jwt = obtainHex32File(opts.auth.jwtSecretPath, 'JWT secret');
+    if (jwt.created) logger.warn('Generated a new JWT secret for the Engine API', { path: opts.auth.jwtSecretPath });
+    const auth = createAuthRpcServer(
+      {
+        host: opts.auth.host,
+        port: opts.auth.port,
+        vhosts: opts.auth.vhosts,
+        jwtSecret: jwt.secret,
+        apis: GETH_AUTH_APIS,
+      },
+      rpcDeps,
+    );
+    lifecycle.onStop('auth RPC', () => auth.stop());
+    authAddress = await auth.start();
+    logger.info('Engine API listening', { address: authAddress });
+  }
 
   const servers = createUserRpcServers(opts.rpc, rpcDeps);
   const addresses: RpcServerAddress[] = [];
@@ -152,12 +272,19 @@ export async function startExecNode(
     await server.start();
     ipc = server;
   }
-  return { backend, registry, servers, addresses, ipc };
+  deps.observability?.chainReady(store);
+  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store };
 }
 
 /** tern-exec without a sub-command: open the database and serve it until stopped. */
-export async function runNode(ctx: ProgramContext): Promise<ExecNode> {
+export async function runNode(ctx: ProgramContext, observability?: ExecObservability): Promise<ExecNode> {
   const logger = ctx.log.logger.child('exec');
   const db = await openChainDatabase(ctx.settings, ctx.lifecycle, logger);
-  return startExecNode(db, execNodeOptions(ctx.settings), { logger, lifecycle: ctx.lifecycle });
+  const accounts = accountManagerFromSettings(ctx.settings, logger);
+  return startExecNode(db, execNodeOptions(ctx.settings), {
+    logger,
+    lifecycle: ctx.lifecycle,
+    accounts,
+    observability,
+  });
 }

@@ -3,10 +3,18 @@
 import { arch, platform } from 'node:os';
 import type { RpcRegistry } from '../../common/rpc/registry.js';
 import { buildInfo } from '../../common/version.js';
+import type { AccountManager } from '../accounts/manager.js';
+import type { HeadEvents } from '../chain/headEvents.js';
+import type { TernTxPool } from '../txpool/pool.js';
+import { accountsEthMethods } from './accounts.js';
 import type { ExecRpcBackend } from './backend.js';
 import { debugNamespace } from './debug.js';
 import { ethNamespace } from './eth.js';
+import type { FilterSystem } from './filters.js';
 import { netNamespace } from './net.js';
+import { poolEthMethods, type SendTxOptions, sendTxDefaults } from './sendTx.js';
+import { registerSubscriptions } from './subscriptions.js';
+import { txpoolNamespace } from './txpool.js';
 import { web3Namespace } from './web3.js';
 
 /** geth's client version shape, `Name/vVersion/os-arch/runtime`: `tern-exec/v0.1.0-unstable-1a2b3c4d/linux-x64/node20.19.0`. */
@@ -16,9 +24,41 @@ export function clientVersion(): string {
   return `tern-exec/v${version}/${platform()}-${arch()}/node${process.versions.node}`;
 }
 
-export function registerExecApis(registry: RpcRegistry, backend: ExecRpcBackend): RpcRegistry {
+/** What the pool-backed parts of the RPC need (absent in read-only setups: those methods answer -32601). */
+export interface ExecRpcPoolParts {
+  pool: TernTxPool;
+  heads: HeadEvents;
+  filters: FilterSystem;
+  sendTx?: Partial<SendTxOptions> | undefined;
+  /** The node's accounts (eth_accounts, eth_sign, eth_signTransaction, eth_sendTransaction). */
+  accounts?: AccountManager | undefined;
+}
+
+export function registerExecApis(
+  registry: RpcRegistry,
+  backend: ExecRpcBackend,
+  parts?: ExecRpcPoolParts,
+): RpcRegistry {
+  let eth = ethNamespace(backend);
+  if (parts) {
+    const manager = parts.accounts;
+    const sendTx = { ...sendTxDefaults, ...parts.sendTx };
+    if (manager) sendTx.accounts = () => manager.accounts().map((a) => Uint8Array.from(Buffer.from(a.slice(2), 'hex')));
+    eth = {
+      ...eth,
+      ...poolEthMethods(eth, parts.pool, sendTx),
+      ...parts.filters.namespace(),
+    };
+    if (manager)
+      eth = {
+        ...eth,
+        ...accountsEthMethods(eth, manager, { chainId: backend.config.chainId, txFeeCap: sendTx.txFeeCap }),
+      };
+    registry.registerNamespace('txpool', txpoolNamespace(parts.pool));
+    registerSubscriptions(registry, backend, parts.heads, parts.pool);
+  }
   return registry
-    .registerNamespace('eth', ethNamespace(backend))
+    .registerNamespace('eth', eth)
     .registerNamespace('net', netNamespace({ networkId: backend.networkId, chainId: backend.config.chainId }))
     .registerNamespace('web3', web3Namespace(backend.clientVersion))
     .registerNamespace('debug', debugNamespace(backend));

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the test walks JSON-RPC answers of several shapes
 // End to end over the auth RPC: a JWT-protected listener serving engine and eth, blocks built with
 // forkchoiceUpdated + getPayload + newPayload as JSON, a reorg to a sibling branch, and 401s for bad tokens.
 
