@@ -80,7 +80,9 @@ export async function runProgram(hooks: ProgramHooks, io: ProcessIo): Promise<nu
     }
   } catch (err) {
     const usage = err instanceof TernError && err.code === 'USAGE';
-    if (!usage) log.logger.error('Failed', { err: err instanceof Error ? err.message : String(err) });
+    // Usage and reported errors get their one line below; only faults of ours are logged as well.
+    const reported = err instanceof TernError && err.code === 'REPORTED';
+    if (!usage && !reported) log.logger.error('Failed', { err: err instanceof Error ? err.message : String(err) });
     await lifecycle.stop('failed');
     return reportStartupError(name, err, io, usage ? 2 : 1);
   }

@@ -9,13 +9,7 @@ import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Block, transactionsRoot, type Withdrawal, withdrawalsRoot } from '../../primitives/block/block.js';
-import {
-  type BaseFeeParams,
-  blobBaseFee,
-  ETHEREUM_BASE_FEE_PARAMS,
-  nextBaseFee,
-  nextExcessBlobGas,
-} from '../../primitives/block/fees.js';
+import { blobBaseFee, ETHEREUM_BASE_FEE_PARAMS, nextBaseFee, nextExcessBlobGas } from '../../primitives/block/fees.js';
 import { EMPTY_REQUESTS_HASH, EMPTY_UNCLE_HASH, type Header, headerHash } from '../../primitives/block/header.js';
 import {
   blobParamsAt,
@@ -24,6 +18,7 @@ import {
   isOptimism,
   isTimeForkActive,
 } from '../../primitives/chainConfig.js';
+import { extraDataForPayload, INITIAL_BASE_FEE, nextBaseFeeOp, opBaseFeeConfig } from '../../primitives/op/eip1559.js';
 import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
@@ -34,6 +29,7 @@ import type { SenderRecovery } from '../senders/interface.js';
 import { FlatState } from '../state/flatState.js';
 import type { StateReader } from '../state/interface.js';
 import { StateCommitment } from '../state/trie/commitment.js';
+import type { NodeReader } from '../state/trie/interface.js';
 import type { TxPool } from '../txpool/interface.js';
 import type { ChainStore } from './chainStore.js';
 import { type ExecutedBlock, messagePasserRoot } from './importer.js';
@@ -78,66 +74,71 @@ export interface BuilderDeps {
   pool?: TxPool | undefined;
 }
 
-const u32 = (b: Uint8Array, o: number) => BigInt(new DataView(b.buffer, b.byteOffset + o, 4).getUint32(0));
-const u64 = (b: Uint8Array, o: number) => new DataView(b.buffer, b.byteOffset + o, 8).getBigUint64(0);
-
-/** OP Holocene/Jovian extraData: version ‖ denominator ‖ elasticity (‖ minBaseFee from Jovian on). */
-export function opExtraData(
-  config: ChainConfig,
-  timestamp: bigint,
-  eip1559Params: Uint8Array | undefined,
-  minBaseFee: bigint | undefined,
-): Uint8Array {
-  if (!isTimeForkActive(config, 'holoceneTime', timestamp)) return new Uint8Array(0);
-  const op = config.optimism;
-  let denominator = eip1559Params ? u32(eip1559Params, 0) : 0n;
-  let elasticity = eip1559Params ? u32(eip1559Params, 4) : 0n;
-  if (denominator === 0n && elasticity === 0n && op) {
-    denominator = op.eip1559DenominatorCanyon ?? op.eip1559Denominator;
-    elasticity = op.eip1559Elasticity;
-  }
-  const jovian = isTimeForkActive(config, 'jovianTime', timestamp);
-  const out = new Uint8Array(jovian ? 17 : 9);
-  const view = new DataView(out.buffer);
-  out[0] = jovian ? 1 : 0;
-  view.setUint32(1, Number(denominator));
-  view.setUint32(5, Number(elasticity));
-  if (jovian) view.setBigUint64(9, minBaseFee ?? 0n);
-  return out;
+/** A build that the attributes themselves make impossible (bad eip1559Params, a missing minBaseFee). */
+function badAttributes(err: unknown): never {
+  if (err instanceof TernError && err.code === 'EIP1559_PARAMS')
+    throw new TernError('BUILD_INVALID_ATTRIBUTES', err.message);
+  throw err;
 }
 
-/** The base fee of a child of `parent` at `timestamp`, with the OP Stack's parameters where they apply. */
-export function childBaseFee(
+/** The base fee of a child of `parent`: op-geth's CalcBaseFee on OP chains, EIP-1559 on Ethereum. */
+function childBaseFee(config: ChainConfig, parent: Header, number: bigint, timestamp: bigint): bigint | undefined {
+  if (!isBlockForkActive(config, 'londonBlock', number)) return undefined;
+  if (config.optimism) return nextBaseFeeOp(parent, opBaseFeeConfig(config), timestamp);
+  if (!isBlockForkActive(config, 'londonBlock', parent.number) || parent.baseFeePerGas === undefined)
+    return INITIAL_BASE_FEE;
+  const { gasLimit, gasUsed, baseFeePerGas } = parent;
+  return nextBaseFee({ gasLimit, gasUsed, baseFeePerGas }, ETHEREUM_BASE_FEE_PARAMS);
+}
+
+/** The header of the block to build, with zeroed results (roots, gas used, bloom) that execution fills in. */
+export function blockTemplate(
   config: ChainConfig,
   parent: Header,
-  number: bigint,
-  timestamp: bigint,
-): bigint | undefined {
-  if (!isBlockForkActive(config, 'londonBlock', number)) return undefined;
-  if (!isBlockForkActive(config, 'londonBlock', parent.number) || parent.baseFeePerGas === undefined)
-    return 1_000_000_000n;
-  let params: BaseFeeParams = ETHEREUM_BASE_FEE_PARAMS;
-  let minBaseFee = 0n;
-  let gasUsed = parent.gasUsed;
-  const op = config.optimism;
-  if (op) {
-    if (isTimeForkActive(config, 'holoceneTime', parent.timestamp) && parent.extraData.length >= 9) {
-      params = { denominator: u32(parent.extraData, 1), elasticity: u32(parent.extraData, 5) };
-    } else {
-      const canyon = isTimeForkActive(config, 'canyonTime', timestamp);
-      params = {
-        denominator: canyon ? (op.eip1559DenominatorCanyon ?? op.eip1559Denominator) : op.eip1559Denominator,
-        elasticity: op.eip1559Elasticity,
-      };
-    }
-    if (isTimeForkActive(config, 'jovianTime', parent.timestamp)) {
-      if (parent.extraData.length >= 17) minBaseFee = u64(parent.extraData, 9);
-      // Jovian: the DA footprint (in blobGasUsed) counts when it exceeds the gas used.
-      if ((parent.blobGasUsed ?? 0n) > gasUsed) gasUsed = parent.blobGasUsed ?? 0n;
-    }
+  parentHash: Uint8Array,
+  attrs: BuildAttributes,
+): Header {
+  const optimism = isOptimism(config);
+  const number = parent.number + 1n;
+  const t = attrs.timestamp;
+  const cancun = isTimeForkActive(config, 'cancunTime', t);
+  const parentBlobParams = blobParamsAt(config, parent.timestamp);
+  let extraData: Uint8Array = new Uint8Array(0);
+  let baseFee: bigint | undefined;
+  try {
+    if (optimism) extraData = extraDataForPayload(opBaseFeeConfig(config), t, attrs.eip1559Params, attrs.minBaseFee);
+    baseFee = childBaseFee(config, parent, number, t);
+  } catch (err) {
+    badAttributes(err);
   }
-  const fee = nextBaseFee({ gasLimit: parent.gasLimit, gasUsed, baseFeePerGas: parent.baseFeePerGas }, params);
-  return fee > minBaseFee ? fee : minBaseFee;
+  return {
+    parentHash,
+    uncleHash: EMPTY_UNCLE_HASH,
+    coinbase: attrs.feeRecipient,
+    stateRoot: EMPTY_TRIE_ROOT,
+    transactionsRoot: EMPTY_TRIE_ROOT,
+    receiptsRoot: EMPTY_TRIE_ROOT,
+    logsBloom: new Uint8Array(256),
+    difficulty: 0n,
+    number,
+    gasLimit: attrs.gasLimit ?? parent.gasLimit,
+    gasUsed: 0n,
+    timestamp: t,
+    extraData,
+    mixHash: attrs.prevRandao,
+    nonce: new Uint8Array(8),
+    baseFeePerGas: baseFee,
+    withdrawalsRoot: isTimeForkActive(config, 'shanghaiTime', t) ? EMPTY_TRIE_ROOT : undefined,
+    blobGasUsed: cancun ? 0n : undefined,
+    // OP chains have no blobs: the excess stays 0.
+    excessBlobGas: cancun
+      ? optimism || !parentBlobParams
+        ? 0n
+        : nextExcessBlobGas(parent, parentBlobParams)
+      : undefined,
+    parentBeaconBlockRoot: cancun ? (attrs.parentBeaconBlockRoot ?? new Uint8Array(32)) : undefined,
+    requestsHash: isTimeForkActive(config, 'pragueTime', t) ? EMPTY_REQUESTS_HASH : undefined,
+  };
 }
 
 /** What the fee recipient earns from a transaction: its effective tip times the gas it used. */
@@ -148,6 +149,158 @@ function tipOf(raw: Uint8Array, gasUsed: bigint, baseFee: bigint): bigint {
   const tip = tx.maxPriorityFeePerGas ?? cap;
   const effective = cap - baseFee < tip ? cap - baseFee : tip;
   return effective > 0n ? effective * gasUsed : 0n;
+}
+
+/** What assembleBlock executes on: the parent's state and trie nodes, from a database or from a witness. */
+export interface AssembleInput {
+  executor: Executor;
+  config: ChainConfig;
+  parent: Header;
+  parentHash: Uint8Array;
+  attrs: BuildAttributes;
+  /** Senders of `attrs.transactions`, in order (a deposit's is ignored). */
+  forcedSenders: readonly Uint8Array[];
+  /** The parent's state. */
+  reader: StateReader;
+  /** The parent's trie nodes, for the post-state root. */
+  nodes: NodeReader;
+  getBlockHash: (number: bigint) => Uint8Array | undefined;
+  /** Absent: the block holds the forced transactions only. */
+  pool?: TxPool | undefined;
+  logger?: Logger | undefined;
+}
+
+/**
+ * Builds a block from attributes on a parent's state: forced transactions, then pool transactions unless
+ * `noTxPool`, then the state root and the header. Throws BUILD_INVALID_TRANSACTIONS when a forced transaction is
+ * invalid, BUILD_INVALID_ATTRIBUTES when the attributes cannot give a header.
+ */
+export async function assembleBlock(input: AssembleInput): Promise<BuiltBlock> {
+  const { executor, config, parent, parentHash, attrs, reader } = input;
+  const optimism = isOptimism(config);
+  const t = attrs.timestamp;
+  const template = blockTemplate(config, parent, parentHash, attrs);
+  const baseFee = template.baseFeePerGas;
+  const withdrawals = isTimeForkActive(config, 'shanghaiTime', t) ? [...(attrs.withdrawals ?? [])] : undefined;
+  const blobParams = blobParamsAt(config, t);
+  const excessBlobGas = template.excessBlobGas;
+
+  const run = async (txs: Uint8Array[], senders: Uint8Array[]): Promise<BlockOutcome> => {
+    executor.state.reset(reader);
+    return processBlock({
+      executor,
+      config,
+      block: { header: template, transactions: txs, uncles: [], withdrawals },
+      senders,
+      getBlockHash: input.getBlockHash,
+    });
+  };
+
+  const forced = [...(attrs.transactions ?? [])];
+  const forcedSenders = [...input.forcedSenders];
+  let txs = forced;
+  let senders = forcedSenders;
+  let outcome: BlockOutcome;
+  try {
+    outcome = await run(txs, senders);
+  } catch (err) {
+    if (err instanceof TernError && err.code === 'BLOCK_INVALID_TX')
+      throw new TernError('BUILD_INVALID_TRANSACTIONS', err.message);
+    throw err;
+  }
+  const pool = input.pool;
+  if (pool && !attrs.noTxPool && baseFee !== undefined) {
+    let candidates = pickFromPool(
+      pool,
+      template.gasLimit - outcome.gasUsed,
+      baseFee,
+      optimism,
+      blobParams && excessBlobGas !== undefined ? blobBaseFee(excessBlobGas, blobParams) : undefined,
+    );
+    for (let attempt = 0; candidates.txs.length > 0; attempt++) {
+      try {
+        outcome = await run([...forced, ...candidates.txs], [...forcedSenders, ...candidates.senders]);
+        txs = [...forced, ...candidates.txs];
+        senders = [...forcedSenders, ...candidates.senders];
+        break;
+      } catch (err) {
+        if (!(err instanceof TernError) || err.code !== 'BLOCK_INVALID_TX') throw err;
+        const at = /invalid transaction (\d+)/.exec(err.message);
+        const i = at ? Number(at[1]) - forced.length : -1;
+        if (attempt >= MAX_RETRIES || i < 0 || i >= candidates.txs.length) {
+          candidates = { txs: [], senders: [] };
+          outcome = await run(forced, forcedSenders);
+          break;
+        }
+        input.logger?.debug('Dropping pool transaction from the block', { reason: err.message });
+        candidates = {
+          txs: candidates.txs.filter((_, j) => j !== i),
+          senders: candidates.senders.filter((_, j) => j !== i),
+        };
+      }
+    }
+  }
+
+  const diff = executor.state.diff();
+  const commitment = new StateCommitment(input.nodes).apply(parent.stateRoot, diff);
+  const isthmus = optimism && isTimeForkActive(config, 'isthmusTime', t);
+  const header: Header = {
+    ...template,
+    stateRoot: commitment.root,
+    transactionsRoot: transactionsRoot(txs),
+    receiptsRoot: orderedTrieRoot(outcome.receipts.map(encodeReceiptForRoot)),
+    logsBloom: outcome.logsBloom,
+    gasUsed: outcome.gasUsed,
+    withdrawalsRoot: isthmus
+      ? messagePasserRoot(commitment, reader)
+      : withdrawals
+        ? withdrawalsRoot(withdrawals)
+        : undefined,
+    blobGasUsed: template.blobGasUsed !== undefined ? outcome.blobGasUsed : undefined,
+    requestsHash: template.requestsHash ? (outcome.requestsHash ?? template.requestsHash) : undefined,
+  };
+  const block: Block = { header, transactions: txs, uncles: [], withdrawals };
+  let blockValue = 0n;
+  let cumulative = 0n;
+  outcome.receipts.forEach((r, i) => {
+    blockValue += tipOf(txs[i] as Uint8Array, r.cumulativeGasUsed - cumulative, baseFee ?? 0n);
+    cumulative = r.cumulativeGasUsed;
+  });
+  return { block, hash: headerHash(header), receipts: outcome.receipts, diff, commitment, senders, blockValue };
+}
+
+/** Pool transactions whose gas limits fit in `gas`, in the pool's order. */
+function pickFromPool(
+  pool: TxPool,
+  gas: bigint,
+  baseFee: bigint,
+  optimism: boolean,
+  blobFee: bigint | undefined,
+): { txs: Uint8Array[]; senders: Uint8Array[] } {
+  const txs: Uint8Array[] = [];
+  const senders: Uint8Array[] = [];
+  let left = gas;
+  const it = pool.pendingForBlock({
+    baseFee,
+    gasLimit: left,
+    ...(blobFee !== undefined ? { blobBaseFee: blobFee } : {}),
+  });
+  for (const { tx, sender } of it) {
+    if (left < MIN_TX_GAS) break;
+    // No blob transactions on OP chains (Ecotone), and deposits never come from the pool.
+    if ((optimism && tx.type === TX_TYPE_BLOB) || tx.type === TX_TYPE_DEPOSIT || tx.gasLimit > left) {
+      it.skipSender(sender);
+      continue;
+    }
+    if (tx.type === TX_TYPE_BLOB && (blobFee === undefined || tx.blobVersionedHashes === undefined)) {
+      it.skipSender(sender);
+      continue;
+    }
+    txs.push(tx.raw);
+    senders.push(sender);
+    left -= tx.gasLimit;
+  }
+  return { txs, senders };
 }
 
 export class BlockBuilder {
@@ -172,182 +325,37 @@ export class BlockBuilder {
    * BUILD_INVALID_TRANSACTIONS when a forced transaction is invalid.
    */
   async build(parentHash: Uint8Array, attrs: BuildAttributes): Promise<BuiltBlock> {
-    const config = this.store.config();
     const parent = this.store.headerByHash(parentHash);
     if (parent === undefined || !this.store.hasState(parentHash))
       throw new TernError(
         'BUILD_UNKNOWN_PARENT',
         `cannot build on unknown block 0x${Buffer.from(parentHash).toString('hex')}`,
       );
-    const optimism = isOptimism(config);
-    const number = parent.number + 1n;
-    const t = attrs.timestamp;
-    const cancun = isTimeForkActive(config, 'cancunTime', t);
-    const shanghai = isTimeForkActive(config, 'shanghaiTime', t);
-    const blobParams = blobParamsAt(config, t);
-    const parentBlobParams = blobParamsAt(config, parent.timestamp);
-    const excessBlobGas = cancun
-      ? optimism || !parentBlobParams
-        ? 0n
-        : nextExcessBlobGas(parent, parentBlobParams)
-      : undefined;
-    const baseFee = childBaseFee(config, parent, number, t);
-    const template: Header = {
-      parentHash,
-      uncleHash: EMPTY_UNCLE_HASH,
-      coinbase: attrs.feeRecipient,
-      stateRoot: EMPTY_TRIE_ROOT,
-      transactionsRoot: EMPTY_TRIE_ROOT,
-      receiptsRoot: EMPTY_TRIE_ROOT,
-      logsBloom: new Uint8Array(256),
-      difficulty: 0n,
-      number,
-      gasLimit: attrs.gasLimit ?? parent.gasLimit,
-      gasUsed: 0n,
-      timestamp: t,
-      extraData: optimism ? opExtraData(config, t, attrs.eip1559Params, attrs.minBaseFee) : new Uint8Array(0),
-      mixHash: attrs.prevRandao,
-      nonce: new Uint8Array(8),
-      baseFeePerGas: baseFee,
-      withdrawalsRoot: shanghai ? EMPTY_TRIE_ROOT : undefined,
-      blobGasUsed: cancun ? 0n : undefined,
-      excessBlobGas,
-      parentBeaconBlockRoot: cancun ? (attrs.parentBeaconBlockRoot ?? new Uint8Array(32)) : undefined,
-      requestsHash: isTimeForkActive(config, 'pragueTime', t) ? EMPTY_REQUESTS_HASH : undefined,
-    };
-    const withdrawals = shanghai ? [...(attrs.withdrawals ?? [])] : undefined;
-
-    const forced = [...(attrs.transactions ?? [])];
-    const recovered = await this.senders.recover(forced);
+    const recovered = await this.senders.recover(attrs.transactions ?? []);
     const forcedSenders = recovered.map((r, i) => {
       if (!r.ok) throw new TernError('BUILD_INVALID_TRANSACTIONS', `transaction ${i}: ${r.message}`);
       return r.address;
     });
-
     const snapshot = this.store.db.kv.snapshot();
     try {
       const db = new DbStateReader(snapshot);
-      const reader: StateReader =
-        Buffer.compare(parentHash, this.store.head().hash) === 0 ? db : new TrieStateReader(db, parent.stateRoot);
-      const run = async (txs: Uint8Array[], senders: Uint8Array[]): Promise<BlockOutcome> => {
-        this.executor.state.reset(reader);
-        return processBlock({
-          executor: this.executor,
-          config,
-          block: { header: template, transactions: txs, uncles: [], withdrawals },
-          senders,
-          getBlockHash: (n) => this.ancestorHash(parent, parentHash, n),
-        });
-      };
-
-      let txs = forced;
-      let senders = forcedSenders;
-      let outcome: BlockOutcome;
-      try {
-        outcome = await run(txs, senders);
-      } catch (err) {
-        if (err instanceof TernError && err.code === 'BLOCK_INVALID_TX')
-          throw new TernError('BUILD_INVALID_TRANSACTIONS', err.message);
-        throw err;
-      }
-      const pool = this.deps.pool;
-      if (pool && !attrs.noTxPool && baseFee !== undefined) {
-        const picked = this.pickFromPool(
-          pool,
-          template.gasLimit - outcome.gasUsed,
-          baseFee,
-          optimism,
-          blobParams && excessBlobGas !== undefined ? blobBaseFee(excessBlobGas, blobParams) : undefined,
-        );
-        let candidates = picked;
-        for (let attempt = 0; candidates.txs.length > 0; attempt++) {
-          try {
-            outcome = await run([...forced, ...candidates.txs], [...forcedSenders, ...candidates.senders]);
-            txs = [...forced, ...candidates.txs];
-            senders = [...forcedSenders, ...candidates.senders];
-            break;
-          } catch (err) {
-            if (!(err instanceof TernError) || err.code !== 'BLOCK_INVALID_TX') throw err;
-            const at = /invalid transaction (\d+)/.exec(err.message);
-            const i = at ? Number(at[1]) - forced.length : -1;
-            if (attempt >= MAX_RETRIES || i < 0 || i >= candidates.txs.length) {
-              candidates = { txs: [], senders: [] };
-              outcome = await run(forced, forcedSenders);
-              break;
-            }
-            this.deps.logger.debug('Dropping pool transaction from the block', { reason: err.message });
-            candidates = {
-              txs: candidates.txs.filter((_, j) => j !== i),
-              senders: candidates.senders.filter((_, j) => j !== i),
-            };
-          }
-        }
-      }
-
-      const diff = this.executor.state.diff();
-      const commitment = new StateCommitment(db).apply(parent.stateRoot, diff);
-      const requestsHash = (outcome as { requestsHash?: Uint8Array }).requestsHash;
-      const isthmus = optimism && isTimeForkActive(config, 'isthmusTime', t);
-      const header: Header = {
-        ...template,
-        stateRoot: commitment.root,
-        transactionsRoot: transactionsRoot(txs),
-        receiptsRoot: orderedTrieRoot(outcome.receipts.map(encodeReceiptForRoot)),
-        logsBloom: outcome.logsBloom,
-        gasUsed: outcome.gasUsed,
-        withdrawalsRoot: isthmus
-          ? messagePasserRoot(commitment, reader)
-          : withdrawals
-            ? withdrawalsRoot(withdrawals)
-            : undefined,
-        blobGasUsed: cancun ? outcome.blobGasUsed : undefined,
-        requestsHash: template.requestsHash ? (requestsHash ?? template.requestsHash) : undefined,
-      };
-      const block: Block = { header, transactions: txs, uncles: [], withdrawals };
-      let blockValue = 0n;
-      let cumulative = 0n;
-      outcome.receipts.forEach((r, i) => {
-        blockValue += tipOf(txs[i]!, r.cumulativeGasUsed - cumulative, baseFee ?? 0n);
-        cumulative = r.cumulativeGasUsed;
+      const onHead = Buffer.compare(parentHash, this.store.head().hash) === 0;
+      return await assembleBlock({
+        executor: this.executor,
+        config: this.store.config(),
+        parent,
+        parentHash,
+        attrs,
+        forcedSenders,
+        reader: onHead ? db : new TrieStateReader(db, parent.stateRoot),
+        nodes: db,
+        getBlockHash: (n) => this.ancestorHash(parent, parentHash, n),
+        pool: this.deps.pool,
+        logger: this.deps.logger,
       });
-      return { block, hash: headerHash(header), receipts: outcome.receipts, diff, commitment, senders, blockValue };
     } finally {
       snapshot.release();
     }
-  }
-
-  /** Pool transactions whose gas limits fit in `gas`, in the pool's order. */
-  private pickFromPool(
-    pool: TxPool,
-    gas: bigint,
-    baseFee: bigint,
-    optimism: boolean,
-    blobFee: bigint | undefined,
-  ): { txs: Uint8Array[]; senders: Uint8Array[] } {
-    const txs: Uint8Array[] = [];
-    const senders: Uint8Array[] = [];
-    let left = gas;
-    const it = pool.pendingForBlock({
-      baseFee,
-      gasLimit: left,
-      ...(blobFee !== undefined ? { blobBaseFee: blobFee } : {}),
-    });
-    for (const { tx, sender } of it) {
-      if (left < MIN_TX_GAS) break;
-      // No blob transactions on OP chains (Ecotone), and deposits never come from the pool.
-      if ((optimism && tx.type === TX_TYPE_BLOB) || tx.type === TX_TYPE_DEPOSIT || tx.gasLimit > left) {
-        it.skipSender(sender);
-        continue;
-      }
-      if (tx.type === TX_TYPE_BLOB && (blobFee === undefined || tx.blobVersionedHashes === undefined)) {
-        it.skipSender(sender);
-        continue;
-      }
-      txs.push(tx.raw);
-      senders.push(sender);
-      left -= tx.gasLimit;
-    }
-    return { txs, senders };
   }
 
   /** BLOCKHASH of the block being built: ancestors of the parent, whichever branch it is on. */

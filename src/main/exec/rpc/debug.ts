@@ -1,9 +1,12 @@
 // The `debug` namespace methods that read the chain in its consensus encoding (geth's DebugAPI GetRaw*): the RLP
-// of a header or block, each receipt's binary encoding, and a transaction's envelope.
+// of a header or block, each receipt's binary encoding, and a transaction's envelope; and debug_executionWitness,
+// the witness stateless execution needs to re-run a block (../witness/).
 import { serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeBlockNumberOrHash, decodeHash, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { encodeBlock, transactionHash } from '../../primitives/block/block.js';
+import { generateWitness } from '../witness/generate.js';
+import { witnessToJson } from '../witness/witness.js';
 import type { ExecRpcBackend } from './backend.js';
 import { blockRef, headerByHash } from './blockTag.js';
 import type { ChainView, HeaderRef } from './chainView.js';
@@ -49,6 +52,12 @@ export function debugNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
         if (r === undefined) return null;
         const ref = r instanceof Uint8Array ? headerByHash(view, r) : r;
         return (ref && view.rawReceipts(ref))?.map(hex) ?? [];
+      }),
+    executionWitness: (params) =>
+      b.read(async (view) => {
+        const r = resolve(view, params);
+        if (r === undefined) throw serverError('block not found');
+        return witnessToJson(await generateWitness(view, hashOf(r)));
       }),
     getRawTransaction: (params) => {
       checkArity(params, 1);
