@@ -374,7 +374,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Enable the admin API (experimental).',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rpc.admin-state',
@@ -382,7 +382,7 @@ const FLAGS: readonly FlagSpec[] = [
     defaultNote: 'unset',
     help: 'File that persists changes made through the admin API across restarts. Disabled when unset.',
     category: RPC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'metrics.enabled',
@@ -629,7 +629,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'hex32',
     help: 'Hex private key used to sign P2P application messages as sequencer.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.static',
@@ -663,7 +663,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Enable sequencing of new layer-2 blocks.',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'sequencer.l1-confs',
@@ -671,7 +671,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 4,
     help: 'Distance (layer-1 blocks) kept from the layer-1 head when picking a layer-1 origin.',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'sequencer.max-safe-lag',
@@ -679,7 +679,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 0,
     help: 'Maximum distance (layer-2 blocks) between the safe and unsafe heads. Disabled if 0.',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'sequencer.recover',
@@ -687,7 +687,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Force the sequencer to strictly prepare the next layer-1 origin and create empty layer-2 blocks.',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'sequencer.stopped',
@@ -695,7 +695,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Start the sequencer in a stopped state (admin_startSequencer starts it).',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'verifier.l1-confs',
@@ -711,7 +711,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Enable the conductor service.',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'conductor.rpc',
@@ -720,7 +720,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'http://127.0.0.1:8547',
     help: 'Conductor RPC endpoint.',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'conductor.rpc-timeout',
@@ -728,7 +728,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 1000,
     help: 'Conductor RPC timeout.',
     category: SEQUENCER,
-    implemented: false,
+    implemented: true,
   },
 
   // 2.11 Signer (external signer for P2P messages)
@@ -737,7 +737,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'address',
     help: 'Address the external signer signs requests for.',
     category: SIGNER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'signer.endpoint',
@@ -745,7 +745,7 @@ const FLAGS: readonly FlagSpec[] = [
     schemes: HTTP,
     help: 'External signer endpoint.',
     category: SIGNER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'signer.header',
@@ -753,7 +753,7 @@ const FLAGS: readonly FlagSpec[] = [
     repeatable: true,
     help: 'Header passed to the remote signer, one key=value per flag (comma-separated in the environment variable).',
     category: SIGNER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'signer.tls.enabled',
@@ -761,7 +761,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: true,
     help: 'TLS client authentication for the signer.',
     category: SIGNER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'signer.tls.ca',
@@ -769,7 +769,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'tls/ca.crt',
     help: 'TLS CA certificate path.',
     category: SIGNER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'signer.tls.cert',
@@ -777,7 +777,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'tls/tls.crt',
     help: 'TLS certificate path.',
     category: SIGNER,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'signer.tls.key',
@@ -785,7 +785,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'tls/tls.key',
     help: 'TLS key path.',
     category: SIGNER,
-    implemented: false,
+    implemented: true,
   },
 
   // 2.12 Alternative data availability (experimental, beta)

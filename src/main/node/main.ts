@@ -50,6 +50,7 @@ async function startNode({ settings, log, lifecycle }: ProgramContext): Promise<
     lifecycle,
     jwtSecret: jwt.secret,
     metrics: observability.opNode,
+    setLogLevel: (level) => log.setLevel(level),
     onFatal: (reason) => {
       logger.error('Stopping the node', { reason });
       void lifecycle.stop(reason).then(() => process.exit(1));

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
-import type { Logger } from '../../common/logger/index.js';
+import type { Logger, LogLevel } from '../../common/logger/index.js';
 import type { OpNodeMetrics } from '../../common/metrics/opNode.js';
 import type { RpcServerAddress } from '../../common/rpc/http.js';
 import { createNodeRpcServer } from '../../common/rpc/listeners.js';
@@ -34,6 +34,7 @@ import { L1Heads } from '../l1/heads.js';
 import type { RpcKind } from '../l1/receiptsMethod.js';
 import { registerOptimismApi } from '../rpc/optimism.js';
 import { DisabledSafeDb, SafeDb, type SafeHeadStore } from '../safedb/safedb.js';
+import { setupSequencing } from '../sequencer/setup.js';
 import { Driver, type SyncMode } from './driver.js';
 import { type HaltLevel, ProtocolVersionsWatcher } from './protocolVersions.js';
 
@@ -46,6 +47,8 @@ export interface ReplicaContext {
   metrics?: OpNodeMetrics | undefined;
   /** The node must stop: a critical derivation error, or --rollup.halt. */
   onFatal(reason: string): void;
+  /** The root logger's setLevel (admin_setLogLevel). */
+  setLogLevel?: ((level: LogLevel) => void) | undefined;
 }
 
 export interface Replica {
@@ -275,6 +278,23 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     version: `v${info.version}${info.commit ? `-${info.commit.slice(0, 8)}` : '-untagged'}`,
     recordRequest: metrics && ((method) => metrics.recordRpcServerRequest(method)),
   });
+  // Sequencer mode, signing, conductor and the admin namespace (sequencer/setup.ts).
+  const sequencing = await setupSequencing({
+    settings,
+    config,
+    logger,
+    lifecycle,
+    metrics,
+    l1,
+    l1Head: () => heads?.last('latest'),
+    l1ChainConfig,
+    engine,
+    controller,
+    driver,
+    registry,
+    setLogLevel: ctx.setLogLevel,
+    onFatal: ctx.onFatal,
+  });
   const server = createNodeRpcServer(
     { host: settings.get<string>('rpc.addr'), port: settings.get<number>('rpc.port') },
     { registry, logger, signal },
@@ -284,5 +304,6 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   logger.info('RPC server listening', { url: rpcAddress.url });
 
   driver.start();
+  await sequencing.start();
   return { config, driver, rpcAddress };
 }

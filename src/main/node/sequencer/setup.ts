@@ -1,0 +1,205 @@
+// Sequencer mode, the admin API and block signing from tern-node's settings: --sequencer.* (with the l1-confs
+// check), --rpc.admin-state, --conductor.*, --p2p.sequencer.key / --signer.*, --rpc.enable-admin,
+// --experimental.sequencer-api. driver/replica.ts calls setupSequencing() once the engine controller, driver and
+// RPC registry exist, and start() after the driver has started.
+import type { Settings } from '../../cli/parse.js';
+import { TernError, UsageError } from '../../common/errors.js';
+import type { Lifecycle } from '../../common/lifecycle.js';
+import type { Logger, LogLevel } from '../../common/logger/index.js';
+import type { OpNodeMetrics } from '../../common/metrics/opNode.js';
+import type { RpcRegistry } from '../../common/rpc/registry.js';
+import type { RollupConfig } from '../../primitives/rollup/config.js';
+import type { L1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
+import { ConductorClient } from '../conductor/client.js';
+import { disabledConductor, type SequencerConductor } from '../conductor/interface.js';
+import { AttributesBuilder } from '../derive/attributesBuilder.js';
+import type { Driver } from '../driver/driver.js';
+import type { EngineController } from '../engine/engineController.js';
+import type { Engine } from '../engine/interface.js';
+import { withConfDepth } from '../l1/confDepth.js';
+import type { L1BlockRef, L1Source } from '../l1/interface.js';
+import { registerAdminApi } from '../rpc/admin.js';
+import type { BlockSigner } from '../signer/interface.js';
+import { setupBlockSigner, signGossipBlock } from '../signer/setup.js';
+import { AdminStateFile, initiallyStopped, type SequencerStateListener } from './adminState.js';
+import { checkSequencerConfDepth, sequencerDefaults } from './config.js';
+import { OriginSelector } from './originSelector.js';
+import { Sequencer } from './sequencer.js';
+
+export interface SequencingContext {
+  settings: Settings;
+  config: RollupConfig;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  metrics?: OpNodeMetrics | undefined;
+  /** The plain L1 client (not the verifier's conf-depth view). */
+  l1: L1Source;
+  /** The latest L1 head seen (L1Heads.last('latest')). */
+  l1Head: () => L1BlockRef | undefined;
+  l1ChainConfig?: L1ChainConfig | undefined;
+  engine: Engine;
+  controller: EngineController;
+  driver: Driver;
+  registry: RpcRegistry;
+  /** The root logger's setLevel (admin_setLogLevel). */
+  setLogLevel?: ((level: LogLevel) => void) | undefined;
+  onFatal(reason: string): void;
+}
+
+export interface Sequencing {
+  sequencer: Sequencer | undefined;
+  signer: BlockSigner | undefined;
+  conductor: SequencerConductor;
+  /** Starts the sequencer loop (after driver.start()). */
+  start(): Promise<void>;
+}
+
+const settingOr = <T>(settings: Settings, name: string, fallback: T): T =>
+  settings.get<T | undefined>(name) ?? fallback;
+
+export async function setupSequencing(ctx: SequencingContext): Promise<Sequencing> {
+  const { settings, config, logger, lifecycle, metrics } = ctx;
+  const log = logger.child('sequencing');
+  const signal = lifecycle.signal;
+  const enabled = settingOr(settings, 'sequencer.enabled', false);
+  const l1Confs = settingOr<number>(settings, 'sequencer.l1-confs', sequencerDefaults.l1Confs);
+  if (enabled) checkSequencerConfDepth(config, l1Confs, Math.floor(Date.now() / 1000));
+
+  let conductor: SequencerConductor = disabledConductor;
+  if (settingOr(settings, 'conductor.enabled', false)) {
+    if (!enabled) throw new UsageError('--conductor.enabled needs --sequencer.enabled');
+    const c = new ConductorClient(
+      {
+        url: settingOr(settings, 'conductor.rpc', 'http://127.0.0.1:8547'),
+        timeoutMs: settingOr(settings, 'conductor.rpc-timeout', 1000),
+      },
+      { logger, signal, metrics: metrics && { recordRpcClientRequest: (m) => metrics.recordRpcClientRequest(m) } },
+    );
+    lifecycle.onStop('conductor client', () => c.close());
+    conductor = c;
+  }
+
+  const signer = await setupBlockSigner(
+    {
+      sequencerKey: settings.get<string | undefined>('p2p.sequencer.key'),
+      remote: {
+        endpoint: settings.get<string | undefined>('signer.endpoint'),
+        address: settings.get<string | undefined>('signer.address'),
+        headers: settings.get<[string, string][] | undefined>('signer.header') ?? [],
+        tls: {
+          enabled: settingOr(settings, 'signer.tls.enabled', true),
+          ca: settingOr(settings, 'signer.tls.ca', 'tls/ca.crt'),
+          cert: settingOr(settings, 'signer.tls.cert', 'tls/tls.crt'),
+          key: settingOr(settings, 'signer.tls.key', 'tls/tls.key'),
+        },
+      },
+    },
+    { logger, signal },
+  );
+  if (signer !== undefined) lifecycle.onStop('block signer', () => signer.close());
+
+  let sequencer: Sequencer | undefined;
+  let state: SequencerStateListener | undefined;
+  const statePath = settings.get<string | undefined>('rpc.admin-state');
+  let stopped = settingOr(settings, 'sequencer.stopped', false);
+  if (statePath !== undefined && statePath !== '') {
+    const file = new AdminStateFile(statePath);
+    try {
+      stopped = initiallyStopped(stopped, file.read());
+    } catch (err) {
+      throw new UsageError(err instanceof TernError ? err.message : String(err));
+    }
+    state = file;
+  }
+
+  if (enabled) {
+    if (signer === undefined) {
+      log.warn('No sequencer key (--p2p.sequencer.key or --signer.*): sequenced blocks are not signed for gossip');
+    }
+    const origins = new OriginSelector(config, withConfDepth(ctx.l1, l1Confs, ctx.l1Head));
+    const builder = new AttributesBuilder(config, ctx.l1, ctx.engine, { l1ChainConfig: ctx.l1ChainConfig });
+    let notGossiped = false;
+    sequencer = new Sequencer(
+      config,
+      {
+        l1Confs,
+        maxSafeLag: settingOr(settings, 'sequencer.max-safe-lag', 0),
+        stopped,
+        recover: settingOr(settings, 'sequencer.recover', false),
+      },
+      {
+        engine: ctx.controller,
+        origins,
+        attributes: { prepare: (parent, epoch) => builder.prepare(parent, epoch) },
+        conductor,
+        exclusive: (fn) => ctx.driver.runExclusive(fn),
+        requestReset: () => ctx.driver.requestReset(),
+        state,
+        publish:
+          signer &&
+          (async (env) => {
+            const signed = await signGossipBlock(config, signer, env.executionPayload, env.parentBeaconBlockRoot);
+            // P2P gossip is not built yet: the signed message is ready for it.
+            if (!notGossiped)
+              log.info('Signed sequenced block; P2P gossip is not built, so it is not broadcast', {
+                version: signed.version,
+              });
+            notGossiped = true;
+          }),
+      },
+      {
+        logger,
+        signal,
+        onCritical: (err) => ctx.onFatal(`sequencer stopped: ${err.message}`),
+        metrics: metrics && {
+          recordSequencingError: () => metrics.sequencingErrors.record(),
+          recordSequencerReset: () => metrics.sequencerResets.record(),
+          recordBuildingDiff: (s) => metrics.sequencerBuildingDiff.observe(s),
+          recordSealing: (s) => metrics.sequencerSealing.observe(s),
+          recordPublishingError: () => metrics.publishingErrors.record(),
+          setTransactionsSequenced: (n) => metrics.transactionsSequenced.set(n),
+        },
+      },
+    );
+    const seq = sequencer;
+    lifecycle.onStop('sequencer', () => seq.close());
+  } else if (settingOr(settings, 'sequencer.stopped', false) || settingOr(settings, 'sequencer.recover', false)) {
+    log.warn('--sequencer.stopped/--sequencer.recover have no effect without --sequencer.enabled');
+  }
+  if (settingOr(settings, 'experimental.sequencer-api', false)) {
+    log.warn('--experimental.sequencer-api: no experimental sequencer methods are offered beyond the admin namespace');
+  }
+
+  if (settingOr(settings, 'rpc.enable-admin', false)) {
+    const seq = sequencer;
+    registerAdminApi(ctx.registry, {
+      sequencer: seq,
+      conductor,
+      resetDerivationPipeline: () => {
+        ctx.driver.requestReset();
+        seq?.onReset();
+      },
+      postUnsafePayload: async (env) => {
+        await ctx.driver.runExclusive(() =>
+          ctx.controller.insertUnsafePayload(env.executionPayload, env.parentBeaconBlockRoot),
+        );
+      },
+      setLogLevel: (level) => {
+        if (ctx.setLogLevel === undefined)
+          throw new TernError('ADMIN_LOG_LEVEL', 'the log level cannot be changed at runtime');
+        ctx.setLogLevel(level);
+      },
+      recordRequest: metrics && ((m) => metrics.recordRpcServerRequest(m)),
+    });
+    log.info('Admin API enabled on the RPC server');
+  }
+
+  return {
+    sequencer,
+    signer,
+    conductor,
+    start: async () => {
+      await sequencer?.init();
+    },
+  };
+}
