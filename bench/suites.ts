@@ -3,7 +3,8 @@ import { blobsSuite } from './blobs.js';
 import { keccakSuite } from './keccak.js';
 import { loggerSuite } from './logger.js';
 import { poolSuite } from './pool.js';
+import { precompilesSuite } from './precompiles.js';
 import type { BenchSuite } from './suite.js';
 import { trieSuite } from './trie.js';
 
-export const SUITES: BenchSuite[] = [keccakSuite, poolSuite, loggerSuite, trieSuite, blobsSuite];
+export const SUITES: BenchSuite[] = [keccakSuite, poolSuite, loggerSuite, trieSuite, blobsSuite, precompilesSuite];

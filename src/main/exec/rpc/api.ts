@@ -5,8 +5,10 @@ import type { RpcRegistry } from '../../common/rpc/registry.js';
 import { buildInfo } from '../../common/version.js';
 import type { AccountManager } from '../accounts/manager.js';
 import type { HeadEvents } from '../chain/headEvents.js';
+import { type RollupEthParts, rollupEthMethods } from '../rollup/rpc.js';
 import type { TernTxPool } from '../txpool/pool.js';
 import { accountsEthMethods } from './accounts.js';
+import { type AdminInfo, adminNamespace } from './admin.js';
 import type { ExecRpcBackend } from './backend.js';
 import { debugNamespace } from './debug.js';
 import { ethNamespace } from './eth.js';
@@ -32,13 +34,17 @@ export interface ExecRpcPoolParts {
   sendTx?: Partial<SendTxOptions> | undefined;
   /** The node's accounts (eth_accounts, eth_sign, eth_signTransaction, eth_sendTransaction). */
   accounts?: AccountManager | undefined;
+  /** The rollup flags' changes to the eth namespace (sequencer forwarding, conditionals, historical RPC). */
+  rollup?: RollupEthParts | undefined;
 }
 
 export function registerExecApis(
   registry: RpcRegistry,
   backend: ExecRpcBackend,
   parts?: ExecRpcPoolParts,
+  admin?: AdminInfo,
 ): RpcRegistry {
+  if (admin) registry.registerNamespace('admin', adminNamespace(backend, admin));
   let eth = ethNamespace(backend);
   if (parts) {
     const manager = parts.accounts;
@@ -54,6 +60,7 @@ export function registerExecApis(
         ...eth,
         ...accountsEthMethods(eth, manager, { chainId: backend.config.chainId, txFeeCap: sendTx.txFeeCap }),
       };
+    if (parts.rollup) eth = { ...eth, ...rollupEthMethods(eth, parts.rollup, sendTx) };
     registry.registerNamespace('txpool', txpoolNamespace(parts.pool));
     registerSubscriptions(registry, backend, parts.heads, parts.pool);
   }

@@ -15,6 +15,7 @@ import {
 import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
+import { isTxIndexingError } from '../history/txIndexStatus.js';
 import type { TernTxPool } from '../txpool/pool.js';
 import { splitBlobTx } from '../txpool/sidecar.js';
 import { feeCapOf } from '../txpool/validate.js';
@@ -87,12 +88,23 @@ export function poolEthMethods(
       return hex(r.hash);
     },
     getTransactionByHash: async (params, ctx) => {
-      const mined = await call('getTransactionByHash', params, ctx);
+      // geth looks in the pool before answering "transaction indexing is in progress".
+      const mined = await Promise.resolve()
+        .then(() => call('getTransactionByHash', params, ctx))
+        .catch((err: unknown) => {
+          if (isTxIndexingError(err) && pool.get(fromHex(param(params, 0, decodeHash)))) return null;
+          throw err;
+        });
       if (mined !== null && mined !== undefined) return mined;
       return pendingJson(fromHex(param(params, 0, decodeHash)));
     },
     getRawTransactionByHash: async (params, ctx) => {
-      const mined = await call('getRawTransactionByHash', params, ctx);
+      const mined = await Promise.resolve()
+        .then(() => call('getRawTransactionByHash', params, ctx))
+        .catch((err: unknown) => {
+          if (isTxIndexingError(err) && pool.get(fromHex(param(params, 0, decodeHash)))) return null;
+          throw err;
+        });
       if (mined !== null && mined !== undefined) return mined;
       const t = pool.get(fromHex(param(params, 0, decodeHash)));
       return t ? hex(pool.networkForm(t)) : null;

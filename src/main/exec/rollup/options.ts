@@ -1,0 +1,53 @@
+// The rollup flags of tern-exec (seed section 2.13) as one options record, resolved the way op-geth's
+// SetEthConfig resolves them.
+import type { Settings } from '../../cli/parse.js';
+
+export interface RollupOptions {
+  /** --rollup.sequencerhttp: transactions are forwarded there. */
+  sequencerHttp: string | undefined;
+  /** --rollup.historicalrpc */
+  historicalRpc: string | undefined;
+  /** --rollup.historicalrpctimeout, ms. */
+  historicalRpcTimeoutMs: number;
+  /** --rollup.disabletxpoolgossip (tern has no transaction gossip; kept for the log and dumpconfig). */
+  disableTxPoolGossip: boolean;
+  /** Forwarded transactions are not kept in the local pool: a sequencer is set and --rollup.enabletxpooladmission is not. */
+  disableTxPoolAdmission: boolean;
+  /** --rollup.sequencertxconditionalenabled */
+  conditionalEnabled: boolean;
+  /** --rollup.sequencertxconditionalcostratelimit, storage lookups per second. */
+  conditionalCostRateLimit: number;
+  /** --rollup.interoprpc */
+  interopRpc: string | undefined;
+  /** --rollup.interopmempoolfiltering */
+  interopMempoolFiltering: boolean;
+}
+
+export const rollupDefaults: RollupOptions = {
+  sequencerHttp: undefined,
+  historicalRpc: undefined,
+  historicalRpcTimeoutMs: 5000,
+  disableTxPoolGossip: false,
+  disableTxPoolAdmission: false,
+  conditionalEnabled: false,
+  conditionalCostRateLimit: 5000,
+  interopRpc: undefined,
+  interopMempoolFiltering: false,
+};
+
+export function rollupOptions(settings: Settings): RollupOptions {
+  const get = <T>(name: string): T => settings.get<T>(name);
+  const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+  const sequencerHttp = nonEmpty(get<string | undefined>('rollup.sequencerhttp'));
+  return {
+    sequencerHttp,
+    historicalRpc: nonEmpty(get<string | undefined>('rollup.historicalrpc')),
+    historicalRpcTimeoutMs: get<number>('rollup.historicalrpctimeout'),
+    disableTxPoolGossip: get<boolean>('rollup.disabletxpoolgossip'),
+    disableTxPoolAdmission: sequencerHttp !== undefined && !get<boolean>('rollup.enabletxpooladmission'),
+    conditionalEnabled: get<boolean>('rollup.sequencertxconditionalenabled'),
+    conditionalCostRateLimit: get<number>('rollup.sequencertxconditionalcostratelimit'),
+    interopRpc: nonEmpty(get<string | undefined>('rollup.interoprpc')),
+    interopMempoolFiltering: get<boolean>('rollup.interopmempoolfiltering'),
+  };
+}
