@@ -80,7 +80,8 @@ export interface HttpEngineDeps {
 
 const qty = (n: number | bigint) => `0x${n.toString(16)}`;
 
-function rpcFailure(method: string, err: unknown): TernError {
+/** An Engine API failure as a TernError with a severity (shared with the in-process engine). */
+export function rpcFailure(method: string, err: unknown): TernError {
   if (err instanceof TernError && err.severity !== undefined) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof RpcError) {
@@ -302,7 +303,17 @@ export class HttpEngine implements Engine {
   }
 
   async #block(tag: string, byHash: boolean, what: string): Promise<ParsedBlock> {
-    const json = await this.#call(byHash ? 'eth_getBlockByHash' : 'eth_getBlockByNumber', [tag, true]);
+    let json: unknown;
+    try {
+      json = await this.#call(byHash ? 'eth_getBlockByHash' : 'eth_getBlockByNumber', [tag, true]);
+    } catch (err) {
+      // geth (and tern-exec) answer "safe block not found" / "finalized block not found" until the consensus
+      // client marks one, erigon "Unknown block": op-node's L2 client reads both as not found, so the sync start
+      // falls back to genesis instead of retrying forever.
+      const cause = err instanceof TernError ? err.cause : undefined;
+      if (cause instanceof RpcError && /block not found|unknown block/i.test(cause.message)) throw engineNotFound(what);
+      throw err;
+    }
     if (json === null || json === undefined) throw engineNotFound(what);
     return parseBlock(json);
   }
