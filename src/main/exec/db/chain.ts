@@ -247,6 +247,11 @@ export function readTxIndexTail(r: DbReader): number | undefined {
   return v === undefined ? undefined : decodeNumber(v);
 }
 
+/** The key of the transaction index tail (for deleting it). */
+export function txIndexTailKey(): Uint8Array {
+  return metaKey(MetaKey.txIndexTail);
+}
+
 export function writeTxIndexTail(b: WriteBatch, number: number): void {
   b.put(metaKey(MetaKey.txIndexTail), encodeNumber(number));
 }

@@ -23,9 +23,9 @@ export interface FreeDiskMonitor {
   readonly ready: Promise<void>;
 }
 
-/** geth's default --datadir.minfreedisk: the --cache.gc share of --cache, in MB. */
+/** geth's default --datadir.minfreedisk (cmd/utils): twice the --cache.gc share of --cache, in MB. */
 export function defaultMinFreeDiskMB(cacheMB: number, cacheGCPercent: number): number {
-  return Math.floor((cacheMB * cacheGCPercent) / 100);
+  return 2 * Math.floor((cacheMB * cacheGCPercent) / 100);
 }
 
 async function statfsFree(path: string): Promise<number> {

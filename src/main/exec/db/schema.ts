@@ -15,6 +15,8 @@
 //   'd' number(8) hash(32)          → reverse state changes of a canonical block (undo it on a reorg)
 //   'f' number(8) hash(32)          → forward state changes of a block (apply it when it becomes canonical)
 //   'm' name(utf-8)                 → metadata (schema version, engine, chain config, genesis hash, head markers, ...)
+//   'i' kind(1) value number(8)     → log index: block `number` has a log with this address (kind 0) or this topic at
+//                                     position kind-1 (kinds 1..4); kind 0xff with no value marks a block with logs
 //
 // Flat state is keyed by plain address (and plain slot), not by their keccak hashes as geth's snapshot is: the
 // executor reads by address with no hashing, storage of one account is one prefix range (self-destruct, dumps), and
@@ -40,6 +42,7 @@ export const TablePrefix = {
   meta: 0x6d, // 'm'
   reverseChanges: 0x64, // 'd'
   forwardChanges: 0x66, // 'f'
+  logIndex: 0x69, // 'i'
 } as const;
 
 /** Metadata entries ('m' + name). */
@@ -64,6 +67,14 @@ export const MetaKey = {
   lastPersisted: 'LastPersisted',
   /** uint64 big-endian number of the oldest block whose transactions are indexed. */
   txIndexTail: 'TransactionIndexTail',
+  /** number(8) ‖ hash(32) of the newest block in the log index. */
+  logIndexHead: 'LogIndexHead',
+  /** uint64 big-endian number of the oldest block in the log index. */
+  logIndexTail: 'LogIndexTail',
+  /** utf-8 --state.scheme the database was created with ('hash' or 'path'). */
+  stateScheme: 'StateScheme',
+  /** uint64 big-endian: state roots of canonical blocks below this number have been pruned (gcmode full). */
+  statePrunedBelow: 'StatePrunedBelow',
 } as const;
 
 export type MetaName = (typeof MetaKey)[keyof typeof MetaKey];
@@ -210,4 +221,17 @@ export function reverseChangesKey(number: number, hash: Uint8Array): Uint8Array 
 export function forwardChangesKey(number: number, hash: Uint8Array): Uint8Array {
   checkHash(hash);
   return key(TablePrefix.forwardChanges, encodeNumber(number), hash);
+}
+
+/** Log index kinds ('i' table): the address, a topic at positions 0..3, or "the block has logs". */
+export const LogIndexKind = { address: 0, topic0: 1, anyLog: 0xff } as const;
+
+/** 'i' kind value number */
+export function logIndexKey(kind: number, value: Uint8Array, number: number): Uint8Array {
+  return key(TablePrefix.logIndex, Uint8Array.of(kind), value, encodeNumber(number));
+}
+
+/** 'i' kind value: the prefix of one address's or topic's block list. */
+export function logIndexPrefix(kind: number, value: Uint8Array): Uint8Array {
+  return key(TablePrefix.logIndex, Uint8Array.of(kind), value);
 }

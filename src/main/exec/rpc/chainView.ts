@@ -9,6 +9,7 @@ import { decodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js
 import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import { DbStateReader } from '../chain/stateStore.js';
 import * as chain from '../db/chain.js';
+import type { KVReader } from '../db/interface.js';
 import type { Database } from '../db/open.js';
 
 /** A header together with its hash (the hash is what the database keys it by; no re-hashing needed). */
@@ -126,6 +127,11 @@ export class ChainView {
 
   txLookup(txHash: Uint8Array): chain.TxLookup | undefined {
     return txHash.length === 32 ? chain.readTxLookup(this.reader, txHash) : undefined;
+  }
+
+  /** The key-value view under this one (the log index is read from it, consistently with the chain). */
+  get kv(): KVReader {
+    return this.reader.kv;
   }
 
   /** The flat state (of the head block of this view), code by hash and trie nodes by hash. */

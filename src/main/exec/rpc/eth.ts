@@ -25,6 +25,7 @@ import { type Block, encodeBlock, transactionHash } from '../../primitives/block
 import { headerHash } from '../../primitives/block/header.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
+import { txIndexDone, txIndexingError } from '../history/txIndexStatus.js';
 import type { ExecRpcBackend } from './backend.js';
 import { blockRef, headerByHash, headerByNumber, isPending, stateBlockRef } from './blockTag.js';
 import { decodeCallArgs } from './callArgs.js';
@@ -106,6 +107,12 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
     const raw = block?.transactions[lookup.index];
     if (!ref || !block || !raw || !equalBytes(transactionHash(raw), hash)) return undefined;
     return { block, ref, index: lookup.index };
+  };
+
+  // geth: a transaction not found while the indexer is still behind may just not be indexed yet.
+  const notIndexed = (): null => {
+    if (!txIndexDone(b.db)) throw txIndexingError();
+    return null;
   };
 
   const uncleJson = (block: Block | undefined, index: number) => {
@@ -222,9 +229,8 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       const hash = fromHex(param(params, 0, decodeHash));
       return b.read((view) => {
         const found = findTx(view, hash);
-        return found
-          ? blockTxToJson(found.block, found.ref.hash, found.index, b.senderOf, depositReceipts(view, found.ref))
-          : null;
+        if (!found) return notIndexed();
+        return blockTxToJson(found.block, found.ref.hash, found.index, b.senderOf, depositReceipts(view, found.ref));
       });
     },
     getTransactionByBlockHashAndIndex: (params) => {
@@ -252,7 +258,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       const hash = fromHex(param(params, 0, decodeHash));
       return b.read((view) => {
         const found = findTx(view, hash);
-        return found ? hex(found.block.transactions[found.index] as Uint8Array) : null;
+        return found ? hex(found.block.transactions[found.index] as Uint8Array) : notIndexed();
       });
     },
     getRawTransactionByBlockHashAndIndex: (params) => {
@@ -278,7 +284,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       const hash = fromHex(param(params, 0, decodeHash));
       return b.read((view) => {
         const found = findTx(view, hash);
-        if (!found) return null;
+        if (!found) return notIndexed();
         const receipts = view.receipts(found.ref);
         if (!receipts || receipts.length !== found.block.transactions.length) {
           throw serverError('receipts not found');

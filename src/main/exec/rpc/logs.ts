@@ -1,6 +1,7 @@
 // eth_getLogs (geth's eth/filters): the filter object with geth's decoding rules and limits (4 topic positions,
-// 1000 addresses, 1000 alternatives per position, null as a wildcard), then a scan of the block range — each
-// header's bloom first, the receipts only of blocks whose bloom may match.
+// 1000 addresses, 1000 alternatives per position, null as a wildcard), then the block range: where the log index
+// (history/logIndex.ts) covers it, only the blocks it lists as candidates are read; elsewhere each header's bloom
+// first, the receipts only of blocks whose bloom may match. Either way the match itself is made on the receipts.
 import { serverError } from '../../common/rpc/errors.js';
 import {
   type BlockNumberParam,
@@ -12,8 +13,9 @@ import {
 import { keccak256 } from '../../native/keccak.js';
 import { transactionHash } from '../../primitives/block/block.js';
 import type { Log } from '../../primitives/receipt/receipt.js';
+import { candidateBlocks, readLogIndexRange } from '../history/logIndex.js';
 import { headerByNumber } from './blockTag.js';
-import type { ChainView, HeaderRef } from './chainView.js';
+import { type ChainView, equalBytes, type HeaderRef } from './chainView.js';
 import { hex, qty } from './format.js';
 
 const MAX_ADDRESSES = 1000;
@@ -162,33 +164,119 @@ function logMatches(log: Log, f: LogFilter): boolean {
   return true;
 }
 
+/** One log of a block with its position, as cached between requests (--cache.blocklogs). */
+interface BlockLog {
+  log: Log;
+  txIndex: number;
+  logIndex: number;
+  txHash: string;
+}
+
+/** Decoded logs of recent blocks by block hash (a hash fixes the receipts, so entries never go stale). */
+const logCache = new Map<string, BlockLog[]>();
+let logCacheSize = 32;
+
+/** --cache.blocklogs: how many blocks' decoded logs the filter code keeps; 0 disables the cache. */
+export function configureLogCache(blocks: number): void {
+  logCacheSize = Math.max(0, Math.floor(blocks));
+  while (logCache.size > logCacheSize) logCache.delete(logCache.keys().next().value as string);
+}
+
+function blockLogList(view: ChainView, ref: HeaderRef): BlockLog[] | undefined {
+  const key = Buffer.from(ref.hash).toString('hex');
+  const cached = logCache.get(key);
+  if (cached) {
+    logCache.delete(key);
+    logCache.set(key, cached);
+    return cached;
+  }
+  const receipts = view.receipts(ref);
+  if (!receipts) return undefined;
+  const block = view.block(ref.hash);
+  const out: BlockLog[] = [];
+  let logIndex = 0;
+  receipts.forEach((r, txIndex) => {
+    const raw = block?.transactions[txIndex];
+    const txHash = raw ? hex(transactionHash(raw)) : `0x${'00'.repeat(32)}`;
+    for (const log of r.logs) out.push({ log, txIndex, logIndex: logIndex++, txHash });
+  });
+  if (logCacheSize > 0) {
+    logCache.set(key, out);
+    if (logCache.size > logCacheSize) logCache.delete(logCache.keys().next().value as string);
+  }
+  return out;
+}
+
 /** The matching logs of one block, with their positions. */
 function blockLogs(view: ChainView, ref: HeaderRef, f: LogFilter): Array<Record<string, unknown>> {
   if (!bloomMatches(ref.header.logsBloom, f)) return [];
-  const receipts = view.receipts(ref);
-  if (!receipts) return [];
-  const block = view.block(ref.hash);
+  const logs = blockLogList(view, ref);
+  if (!logs) return [];
   const out: Array<Record<string, unknown>> = [];
-  let logIndex = 0;
-  receipts.forEach((r, txIndex) => {
-    for (const log of r.logs) {
-      if (logMatches(log, f)) {
-        const raw = block?.transactions[txIndex];
-        out.push({
-          address: hex(log.address),
-          topics: log.topics.map(hex),
-          data: hex(log.data),
-          blockNumber: qty(ref.header.number),
-          transactionHash: raw ? hex(transactionHash(raw)) : `0x${'00'.repeat(32)}`,
-          transactionIndex: qty(txIndex),
-          blockHash: hex(ref.hash),
-          logIndex: qty(logIndex),
-          removed: false,
-        });
-      }
-      logIndex++;
-    }
-  });
+  for (const { log, txIndex, logIndex, txHash } of logs) {
+    if (!logMatches(log, f)) continue;
+    out.push({
+      address: hex(log.address),
+      topics: log.topics.map(hex),
+      data: hex(log.data),
+      blockNumber: qty(ref.header.number),
+      transactionHash: txHash,
+      transactionIndex: qty(txIndex),
+      blockHash: hex(ref.hash),
+      logIndex: qty(logIndex),
+      removed: false,
+    });
+  }
+  return out;
+}
+
+/** How far back from the recorded index head a query walks to find where a reorg left the index valid. */
+const MAX_INDEX_REWIND = 1024;
+
+/**
+ * The blocks the log index of this view covers correctly: its recorded range, cut below the first block of a
+ * branch the chain has left (the indexer unwinds it in the background). Undefined when there is no usable index.
+ */
+export function validIndexRange(view: ChainView): { tail: number; head: number } | undefined {
+  const range = readLogIndexRange(view.kv);
+  if (range === undefined) return undefined;
+  let { number, hash } = range.head;
+  for (let i = 0; i < MAX_INDEX_REWIND && number >= range.tail; i++) {
+    if (equalBytes(view.canonicalHash(BigInt(number)), hash)) return { tail: range.tail, head: number };
+    const header = view.headerByHash(hash);
+    if (!header) return undefined;
+    hash = header.parentHash;
+    number--;
+  }
+  return undefined;
+}
+
+/** The matching logs of canonical blocks [first, last]: index candidates where the index is valid, a scan elsewhere. */
+function rangeLogs(
+  view: ChainView,
+  f: LogFilter,
+  first: bigint,
+  last: bigint,
+  signal: AbortSignal | undefined,
+): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  const visit = (n: bigint) => {
+    if (signal?.aborted) throw serverError('context canceled');
+    const ref = view.headerByNumber(n);
+    if (!ref) throw serverError('header not found');
+    out.push(...blockLogs(view, ref, f));
+  };
+  const index = validIndexRange(view);
+  const lo = index === undefined ? last + 1n : BigInt(Math.max(index.tail, Number(first)));
+  const hi = index === undefined ? first - 1n : BigInt(Math.min(index.head, Number(last)));
+  if (lo > hi) {
+    for (let n = first; n <= last; n++) visit(n);
+    return out;
+  }
+  for (let n = first; n < lo; n++) visit(n);
+  const q = { addresses: f.addresses.map(bytesOf), topics: f.topics.map((alts) => alts.map(bytesOf)) };
+  for (const n of candidateBlocks(view.kv, q, Number(lo), Number(hi))) visit(BigInt(n));
+  for (let n = hi + 1n; n <= last; n++) visit(n);
   return out;
 }
 
@@ -225,12 +313,5 @@ export function getLogs(view: ChainView, f: LogFilter, signal?: AbortSignal): Ar
   const last = resolve(to);
   if (first > last) return [];
   if (last > head) throw serverError('invalid block range params');
-  const out: Array<Record<string, unknown>> = [];
-  for (let n = first; n <= last; n++) {
-    if (signal?.aborted) throw serverError('context canceled');
-    const ref = view.headerByNumber(n);
-    if (!ref) throw serverError('header not found');
-    out.push(...blockLogs(view, ref, f));
-  }
-  return out;
+  return rangeLogs(view, f, first, last, signal);
 }

@@ -95,7 +95,7 @@ describe('startFreeDiskMonitor (--datadir.minfreedisk)', () => {
   });
 
   it('defaults to the --cache.gc share of --cache, as geth', () => {
-    expect(defaultMinFreeDiskMB(1024, 25)).toBe(256);
+    expect(defaultMinFreeDiskMB(1024, 25)).toBe(512);
     expect(defaultMinFreeDiskMB(4096, 0)).toBe(0);
   });
 });

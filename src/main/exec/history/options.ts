@@ -1,0 +1,155 @@
+// Storage and history settings of tern-exec (geth's eth/ethconfig and cmd/utils SetEthConfig, reduced to what tern
+// has): how much chain history is indexed and kept, how old state is pruned, and how --cache is split. One resolved
+// object, built from the settings here and handed to the history service and the RPC.
+import { UsageError } from '../../common/errors.js';
+
+export type GcMode = 'full' | 'archive';
+export type StateScheme = 'hash' | 'path';
+export type ChainHistoryMode = 'all' | 'postmerge';
+
+/** geth keeps this many recent tries in memory in hash-scheme full mode (core/blockchain.go TriesInMemory). */
+export const TRIES_IN_MEMORY = 128;
+
+export interface HistoryOptions {
+  /** --history.transactions: blocks whose transactions are indexed; 0 = the whole chain. */
+  txHistory: number;
+  /** --history.logs: blocks kept in the log index; 0 = the whole chain. */
+  logHistory: number;
+  /** --history.logs.disable: keep no log index (and delete one that exists). */
+  logsDisabled: boolean;
+  /** --history.chain */
+  chainHistory: ChainHistoryMode;
+  /** Blocks this far behind the head move to the ancient store (geth's FullImmutabilityThreshold, 90 000). */
+  freezeThreshold: number;
+  /** --gcmode */
+  gcMode: GcMode;
+  /** --state.scheme as given (undefined: the database's, or path for a new one, as geth). */
+  stateScheme: StateScheme | undefined;
+  /** --history.state: with the path scheme, blocks whose state stays readable; 0 = all. */
+  stateHistory: number;
+  /** Run the trie pruner once the head has advanced this many blocks since the last run. */
+  pruneInterval: number;
+  /** Most blocks handled by one step of an indexer or the freezer (a step is one write batch). */
+  batchBlocks: number;
+  /** Poll interval of the background tasks besides head events, ms. */
+  intervalMs: number;
+}
+
+export const historyDefaults: HistoryOptions = {
+  txHistory: 2_350_000,
+  logHistory: 2_350_000,
+  logsDisabled: false,
+  chainHistory: 'all',
+  freezeThreshold: 90_000,
+  gcMode: 'full',
+  stateScheme: undefined,
+  stateHistory: 90_000,
+  pruneInterval: 1024,
+  batchBlocks: 1000,
+  intervalMs: 10_000,
+};
+
+/**
+ * Canonical blocks whose state (trie nodes under their state root) is kept, counting the head; 0 keeps all.
+ * hash + full: geth's TriesInMemory; hash + archive: all; path: --history.state (geth's state history window).
+ */
+export function stateRetention(o: Pick<HistoryOptions, 'gcMode' | 'stateHistory'>, scheme: StateScheme): number {
+  if (scheme === 'hash') return o.gcMode === 'archive' ? 0 : TRIES_IN_MEMORY;
+  if (o.gcMode === 'archive' || o.stateHistory === 0) return 0;
+  return Math.max(o.stateHistory, TRIES_IN_MEMORY);
+}
+
+/** The --cache budget in MB per use, as geth splits it (percentages of --cache). */
+export interface CacheAllocation {
+  totalMB: number;
+  /** --cache.database */
+  databaseMB: number;
+  /** --cache.trie (geth's TrieCleanCache) */
+  trieCleanMB: number;
+  /** --cache.gc (geth's TrieDirtyCache) */
+  trieDirtyMB: number;
+  /** --cache.snapshot; 0 with --snapshot=false (its share goes to the trie cache, as geth) */
+  snapshotMB: number;
+  /** --cache.blocklogs: blocks whose logs the filter cache holds */
+  blockLogs: number;
+}
+
+export interface CacheInput {
+  cache: number;
+  database: number;
+  trie: number;
+  gc: number;
+  snapshot: number;
+  blockLogs: number;
+  snapshotEnabled: boolean;
+}
+
+export function cacheAllocation(c: CacheInput): CacheAllocation {
+  const share = (pct: number) => Math.floor((c.cache * pct) / 100);
+  let trieCleanMB = share(c.trie);
+  let snapshotMB = share(c.snapshot);
+  if (!c.snapshotEnabled) {
+    trieCleanMB += snapshotMB;
+    snapshotMB = 0;
+  }
+  return {
+    totalMB: c.cache,
+    databaseMB: share(c.database),
+    trieCleanMB,
+    trieDirtyMB: share(c.gc),
+    snapshotMB,
+    blockLogs: c.blockLogs,
+  };
+}
+
+/** What the settings give, read through `get` and `isSet` (cli/parse.ts Settings). */
+export interface SettingsLike {
+  get<T>(name: string): T;
+  isSet(name: string): boolean;
+}
+
+export interface ResolvedStorageSettings {
+  history: HistoryOptions;
+  cache: CacheAllocation;
+  /** --datadir.minfreedisk in MB (0 disables); geth's default is twice the --cache.gc share. */
+  minFreeDiskMB: number;
+  /** Notes for the log (settings overridden as geth overrides them). */
+  notes: string[];
+}
+
+/** geth's SetEthConfig rules for these flags: archive mode indexes every transaction and has other cache shares. */
+export function storageSettings(s: SettingsLike): ResolvedStorageSettings {
+  const notes: string[] = [];
+  const gcMode = s.get<GcMode>('gcmode');
+  if (gcMode !== 'full' && gcMode !== 'archive') throw new UsageError("--gcmode must be either 'full' or 'archive'");
+  let txHistory = s.get<number>('history.transactions');
+  if (gcMode === 'archive' && txHistory !== 0) {
+    txHistory = 0;
+    notes.push('Disabled transaction unindexing for archive node');
+  }
+  const archive = gcMode === 'archive';
+  // The percentages' defaults differ in archive mode (flags help: 15/25/10 full, 30/0/20 archive).
+  const pct = (name: string, archiveDefault: number) =>
+    archive && !s.isSet(name) ? archiveDefault : s.get<number>(name);
+  const cache = cacheAllocation({
+    cache: s.get<number>('cache'),
+    database: s.get<number>('cache.database'),
+    trie: pct('cache.trie', 30),
+    gc: pct('cache.gc', 0),
+    snapshot: pct('cache.snapshot', 20),
+    blockLogs: s.get<number>('cache.blocklogs'),
+    snapshotEnabled: s.get<boolean>('snapshot'),
+  });
+  const minFreeDiskMB = s.isSet('datadir.minfreedisk') ? s.get<number>('datadir.minfreedisk') : 2 * cache.trieDirtyMB;
+  const history: HistoryOptions = {
+    ...historyDefaults,
+    txHistory,
+    logHistory: s.get<number>('history.logs'),
+    logsDisabled: s.get<boolean>('history.logs.disable'),
+    chainHistory: s.get<ChainHistoryMode>('history.chain'),
+    gcMode,
+    stateScheme: s.get<StateScheme | undefined>('state.scheme'),
+    stateHistory: s.get<number>('history.state'),
+  };
+  return { history, cache, minFreeDiskMB, notes };
+}
