@@ -1,0 +1,134 @@
+// tern-devnet's command line: options, --help, and the signal handling around runDevnet. Output goes to stdout.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { projectRoot } from '../common/paths.js';
+import { detectCapabilities } from './capabilities.js';
+import type { RunOptions } from './run.js';
+import { runDevnet } from './run.js';
+
+export const HELP = `tern-devnet: a local OP-Stack network in one command
+
+Starts layer 1 (tern-exec --dev, with its beacon API), a sequencer pair (tern-exec + tern-node --sequencer.enabled),
+tern-batcher and replica pairs (tern-exec + tern-node deriving from layer 1), on free loopback ports. The work
+directory holds rollup.json, both genesis files, the JWT secrets, one log per process (logs/) and devnet.json with
+every endpoint, pid and funded test key. Ctrl-C stops everything.
+
+Options:
+  --workdir DIR          work directory (default: a new directory under ${tmpdir()})
+  --clean                empty an existing work directory first
+  --reuse                continue the chains in an existing work directory
+  --replicas N           number of replica pairs (default 1)
+  --block-time S         L2 block time in seconds (default 2)
+  --l1-block-time S      L1 block period in seconds (default 2)
+  --da blobs|calldata    how the batcher posts (default blobs)
+  --seq-window N         sequencing window in L1 blocks (default 200)
+  --jovian               activate Jovian at genesis (default: forks through Isthmus)
+  --l2-chain-id ID       L2 chain id (default 901)
+  --l1 tern-exec|anvil   layer-1 program (default tern-exec; anvil is not supported yet)
+  --engine http|in-process   how rollup nodes reach their engine (default http; in-process is not supported yet)
+  --status-interval S    seconds between status lines (default 5)
+  --ready-timeout S      seconds to wait for each process to answer (default 90)
+  -h, --help             this text
+`;
+
+class CliError extends Error {}
+
+function positiveInt(v: string | undefined, name: string, dflt: number, min = 1): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new CliError(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      workdir: { type: 'string' },
+      clean: { type: 'boolean' },
+      reuse: { type: 'boolean' },
+      replicas: { type: 'string' },
+      'block-time': { type: 'string' },
+      'l1-block-time': { type: 'string' },
+      da: { type: 'string' },
+      jovian: { type: 'boolean' },
+      'seq-window': { type: 'string' },
+      'l2-chain-id': { type: 'string' },
+      l1: { type: 'string' },
+      engine: { type: 'string' },
+      'status-interval': { type: 'string' },
+      'ready-timeout': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  if (values.clean && values.reuse) throw new CliError('--clean and --reuse exclude each other');
+  const da = values.da ?? 'blobs';
+  if (da !== 'blobs' && da !== 'calldata')
+    throw new CliError(`--da must be blobs or calldata, got ${JSON.stringify(da)}`);
+  const l1 = values.l1 ?? 'tern-exec';
+  if (l1 === 'anvil') throw new CliError('--l1 anvil is not supported yet: anvil has no beacon blob endpoints here');
+  if (l1 !== 'tern-exec') throw new CliError(`--l1 must be tern-exec or anvil, got ${JSON.stringify(l1)}`);
+  const engine = values.engine ?? 'http';
+  if (engine === 'in-process')
+    throw new CliError('--engine in-process is not supported yet: tern-node has no in-process engine');
+  if (engine !== 'http') throw new CliError(`--engine must be http or in-process, got ${JSON.stringify(engine)}`);
+  const root = projectRoot();
+  const bin = (name: string) => [process.execPath, join(root, 'bin', `${name}.js`)];
+  const numbers = {
+    replicas: positiveInt(values.replicas, 'replicas', 1, 0),
+    blockTime: positiveInt(values['block-time'], 'block-time', 2),
+    l1BlockTime: positiveInt(values['l1-block-time'], 'l1-block-time', 2),
+    seqWindow: positiveInt(values['seq-window'], 'seq-window', 200, 2),
+    l2ChainId: BigInt(positiveInt(values['l2-chain-id'], 'l2-chain-id', 901)),
+    readyTimeoutMs: positiveInt(values['ready-timeout'], 'ready-timeout', 90) * 1000,
+    statusIntervalMs: positiveInt(values['status-interval'], 'status-interval', 5) * 1000,
+  };
+  return {
+    ...numbers,
+    // Made last, once every option is valid, so bad usage leaves no directory behind.
+    workdir: values.workdir ? resolve(values.workdir) : mkdtempSync(join(tmpdir(), 'tern-devnet-')),
+    existing: values.clean ? 'clean' : values.reuse ? 'reuse' : 'fail',
+    dataAvailability: da,
+    jovian: values.jovian ?? false,
+    host: '127.0.0.1',
+    programs: { exec: bin('tern-exec'), node: bin('tern-node'), batcher: bin('tern-batcher') },
+    capabilities: detectCapabilities(),
+  };
+}
+
+/** The program: returns the exit status (2 for bad usage, 1 when the devnet failed or a child died). */
+export async function main(
+  argv: string[],
+  out: (s: string) => void = (s) => process.stdout.write(`${s}\n`),
+): Promise<number> {
+  let opts: RunOptions | 'help';
+  try {
+    opts = parseDevnetArgs(argv);
+  } catch (err) {
+    out(`tern-devnet: ${(err as Error).message} (see --help)`);
+    return 2;
+  }
+  if (opts === 'help') {
+    out(HELP);
+    return 0;
+  }
+  const ac = new AbortController();
+  const onSignal = () => {
+    if (ac.signal.aborted) return;
+    out('');
+    ac.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await runDevnet(opts, { print: out }, ac.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,194 @@
+// The devnet's two genesis files (geth format) and their hashes. L1: the --dev chain config with the portal and
+// system config deployed and the test accounts funded. L2: an OP chain with every fork through Isthmus (Jovian
+// optional) at genesis and the predeploys execution reads. The hashes come from the same code `tern-exec init`
+// runs, so rollup.json's genesis ids are exact before any process starts.
+import { createRequire } from 'node:module';
+import { type Genesis, genesisHeader, parseGenesis } from '../exec/chain/genesis.js';
+import { devChainConfig, SYSTEM_CONTRACTS } from '../exec/dev/genesis.js';
+import { CREATE2_DEPLOYER_CODE } from '../exec/evm/op/create2deployer.js';
+import { headerHash } from '../primitives/block/header.js';
+import { encodeHoloceneExtraData, encodeJovianExtraData } from '../primitives/op/eip1559.js';
+import { accountFor, devAccounts } from './accounts.js';
+import { l1BlockFrontCode, portalCode, SYSTEM_CONFIG_OWNER_SLOT, systemConfigCode } from './contracts.js';
+
+export const L1_PORTAL_ADDRESS = '0x5000000000000000000000000000000000000001';
+export const L1_SYSTEM_CONFIG_ADDRESS = '0x5000000000000000000000000000000000000002';
+
+export const PREDEPLOYS = {
+  gasPriceOracle: '0x420000000000000000000000000000000000000f',
+  sequencerFeeVault: '0x4200000000000000000000000000000000000011',
+  l1Block: '0x4200000000000000000000000000000000000015',
+  l2ToL1MessagePasser: '0x4200000000000000000000000000000000000016',
+  baseFeeVault: '0x4200000000000000000000000000000000000019',
+  l1FeeVault: '0x420000000000000000000000000000000000001a',
+  operatorFeeVault: '0x420000000000000000000000000000000000001b',
+  create2Deployer: '0x13b0d85ccb8bf860b6b79af3029fca081ae9bef2',
+  beaconRoots: '0x000f3df6d732807ef1319fb7b8bb8522d0beac02',
+  historyStorage: '0x0000f90827f1c53a10cb7a02335b175320002935',
+} as const;
+/** Where the contracts-bedrock L1Block implementation sits behind the front (OP's implementation address scheme). */
+export const L1_BLOCK_IMPL_ADDRESS = '0xc0d3c0d3c0d3c0d3c0d3c0d3c0d3c0d3c0d30015';
+
+export const FUNDING_WEI = 10n ** 22n; // 10,000 ETH per test account
+export const EIP1559 = { elasticity: 6n, denominator: 50n, denominatorCanyon: 250n } as const;
+
+const hexQty = (n: bigint | number) => `0x${n.toString(16)}`;
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+
+type Alloc = Record<string, { balance: string; nonce?: string; code?: string; storage?: Record<string, string> }>;
+
+function fundAccounts(alloc: Alloc): void {
+  for (const a of devAccounts()) alloc[a.address] = { balance: hexQty(FUNDING_WEI) };
+}
+
+export interface L1GenesisOptions {
+  /** Unix seconds; the dev beacon's genesis time. */
+  timestamp: number;
+  gasLimit?: bigint;
+}
+
+/** The L1 genesis: the --dev chain's config (chain id 1337, forks through Prague) plus the devnet contracts. */
+export function l1GenesisJson(opts: L1GenesisOptions): Record<string, unknown> {
+  const alloc: Alloc = {};
+  for (let i = 1; i <= 0x11; i++) alloc[`0x${i.toString(16).padStart(40, '0')}`] = { balance: '0x1' };
+  alloc[`0x${'100'.padStart(40, '0')}`] = { balance: '0x1' };
+  for (const [address, code] of Object.entries(SYSTEM_CONTRACTS))
+    alloc[address] = { balance: '0x0', nonce: '0x1', code };
+  fundAccounts(alloc);
+  alloc[L1_PORTAL_ADDRESS] = { balance: '0x0', nonce: '0x1', code: hex(portalCode()) };
+  alloc[L1_SYSTEM_CONFIG_ADDRESS] = {
+    balance: '0x0',
+    nonce: '0x1',
+    code: hex(systemConfigCode()),
+    storage: { [word(SYSTEM_CONFIG_OWNER_SLOT)]: word(BigInt(accountFor('admin').address)) },
+  };
+  return {
+    config: devChainConfig(),
+    nonce: '0x0',
+    timestamp: hexQty(opts.timestamp),
+    extraData: '0x',
+    gasLimit: hexQty(opts.gasLimit ?? 30_000_000n),
+    difficulty: '0x0',
+    baseFeePerGas: hexQty(1_000_000_000n),
+    excessBlobGas: '0x0',
+    blobGasUsed: '0x0',
+    alloc,
+  };
+}
+
+export interface L2GenesisOptions {
+  chainId: bigint;
+  /** Unix seconds; rollup.json's genesis.l2_time. */
+  timestamp: number;
+  gasLimit: bigint;
+  /** Jovian at genesis (off: never scheduled). */
+  jovian: boolean;
+  /** Jovian's minimum base fee (wei), written into the genesis extraData. */
+  minBaseFee?: bigint;
+}
+
+const require = createRequire(import.meta.url);
+
+/** Deployed bytecode of a contracts-bedrock 0.17.3 contract. */
+export function bedrockCode(name: string): string {
+  const artifact = require(`contracts-bedrock-0173/forge-artifacts/${name}.sol/${name}.json`) as {
+    deployedBytecode: { object: string };
+  };
+  return artifact.deployedBytecode.object.toLowerCase();
+}
+
+/** The OP chain config (geth format): op-geth maps Canyon→Shanghai, Ecotone→Cancun, Isthmus→Prague. */
+export function l2ChainConfig(opts: Pick<L2GenesisOptions, 'chainId' | 'jovian'>): Record<string, unknown> {
+  const blocks = [
+    'homesteadBlock',
+    'eip150Block',
+    'eip155Block',
+    'eip158Block',
+    'byzantiumBlock',
+    'constantinopleBlock',
+    'petersburgBlock',
+    'istanbulBlock',
+    'muirGlacierBlock',
+    'berlinBlock',
+    'londonBlock',
+    'arrowGlacierBlock',
+    'grayGlacierBlock',
+    'mergeNetsplitBlock',
+    'bedrockBlock',
+  ];
+  const times = [
+    'shanghaiTime',
+    'cancunTime',
+    'pragueTime',
+    'regolithTime',
+    'canyonTime',
+    'deltaTime',
+    'ecotoneTime',
+    'fjordTime',
+    'graniteTime',
+    'holoceneTime',
+    'isthmusTime',
+    ...(opts.jovian ? ['jovianTime'] : []),
+  ];
+  return {
+    chainId: Number(opts.chainId),
+    ...Object.fromEntries(blocks.map((b) => [b, 0])),
+    terminalTotalDifficulty: 0,
+    ...Object.fromEntries(times.map((t) => [t, 0])),
+    optimism: {
+      eip1559Elasticity: Number(EIP1559.elasticity),
+      eip1559Denominator: Number(EIP1559.denominator),
+      eip1559DenominatorCanyon: Number(EIP1559.denominatorCanyon),
+    },
+  };
+}
+
+export function l2GenesisJson(opts: L2GenesisOptions): Record<string, unknown> {
+  const alloc: Alloc = {};
+  // op-chain-ops gives every address of the precompile range 1 wei, so none counts as empty.
+  for (let i = 0; i < 256; i++) alloc[`0x${i.toString(16).padStart(40, '0')}`] = { balance: '0x1' };
+  fundAccounts(alloc);
+  alloc[PREDEPLOYS.l1Block] = { balance: '0x0', code: hex(l1BlockFrontCode(BigInt(L1_BLOCK_IMPL_ADDRESS))) };
+  alloc[L1_BLOCK_IMPL_ADDRESS] = { balance: '0x0', code: bedrockCode('L1Block') };
+  // isEcotone and isFjord (slot 0, bytes 0 and 1): the Fjord L1-fee formula is the one in force from Fjord on.
+  alloc[PREDEPLOYS.gasPriceOracle] = {
+    balance: '0x0',
+    code: bedrockCode('GasPriceOracle'),
+    storage: { [word(0n)]: word(0x0101n) },
+  };
+  alloc[PREDEPLOYS.l2ToL1MessagePasser] = { balance: '0x0', code: bedrockCode('L2ToL1MessagePasser') };
+  alloc[PREDEPLOYS.create2Deployer] = { balance: '0x0', code: hex(CREATE2_DEPLOYER_CODE) };
+  for (const a of [PREDEPLOYS.beaconRoots, PREDEPLOYS.historyStorage]) {
+    alloc[a] = { balance: '0x0', nonce: '0x1', code: SYSTEM_CONTRACTS[a] as string };
+  }
+  const params = { denominator: EIP1559.denominatorCanyon, elasticity: EIP1559.elasticity };
+  // From Holocene the header carries the EIP-1559 parameters; the genesis must too, or the first base fee fails.
+  const extraData = opts.jovian
+    ? encodeJovianExtraData(params, opts.minBaseFee ?? 0n)
+    : encodeHoloceneExtraData(params);
+  return {
+    config: l2ChainConfig(opts),
+    nonce: '0x0',
+    timestamp: hexQty(opts.timestamp),
+    extraData: hex(extraData),
+    gasLimit: hexQty(opts.gasLimit),
+    difficulty: '0x0',
+    mixHash: `0x${'00'.repeat(32)}`,
+    coinbase: `0x${'00'.repeat(20)}`,
+    baseFeePerGas: hexQty(1_000_000_000n),
+    excessBlobGas: '0x0',
+    blobGasUsed: '0x0',
+    number: '0x0',
+    gasUsed: '0x0',
+    parentHash: `0x${'00'.repeat(32)}`,
+    alloc,
+  };
+}
+
+/** The genesis block's hash and timestamp, computed as `tern-exec init` computes them. */
+export function genesisBlockId(json: Record<string, unknown>): { hash: string; number: number; time: number } {
+  const g: Genesis = parseGenesis(json);
+  const h = genesisHeader(g);
+  return { hash: hex(headerHash(h)), number: Number(h.number), time: Number(h.timestamp) };
+}

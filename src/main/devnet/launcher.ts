@@ -1,0 +1,471 @@
+// tern-devnet's orchestration: writes the genesis files, rollup.json and JWT secrets into the work directory, starts
+// layer 1 (tern-exec --dev), a sequencer pair, the batcher and replica pairs on free loopback ports, waits for each
+// to answer, writes devnet.json, and stops everything in reverse order — on request or when any child dies.
+// A role whose program has not built the flags it needs is not started; it is listed under `missing`.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { TernError } from '../common/errors.js';
+import { accountFor, devAccounts } from './accounts.js';
+import { builtArgs, type Capabilities, type Role } from './capabilities.js';
+import { genesisBlockId, l1GenesisJson, l2GenesisJson } from './genesis.js';
+import { freePorts } from './ports.js';
+import { describeExit, type ExitInfo, ManagedProcess, waitReady } from './process.js';
+import { devnetRollupJson } from './rollupConfig.js';
+import { getJson, rpcCall } from './rpc.js';
+
+export interface DevnetOptions {
+  workdir: string;
+  /** What to do with a work directory that already has files in it. */
+  existing: 'fail' | 'clean' | 'reuse';
+  replicas: number;
+  /** L2 block time (rollup.json block_time), seconds. */
+  blockTime: number;
+  /** L1 --dev.period, seconds. */
+  l1BlockTime: number;
+  dataAvailability: 'blobs' | 'calldata';
+  /** rollup.json seq_window_size (L1 blocks): past it without batches, replicas derive deposit-only blocks. */
+  seqWindow: number;
+  jovian: boolean;
+  l2ChainId: bigint;
+  host: string;
+  readyTimeoutMs: number;
+  /** Command prefixes of the programs, e.g. [node, bin/tern-exec.js]. */
+  programs: { exec: readonly string[]; node: readonly string[]; batcher: readonly string[] };
+  capabilities: Capabilities;
+}
+
+export interface DevnetDeps {
+  /** One line of user-facing output. */
+  print: (line: string) => void;
+}
+
+export interface NodeInfo {
+  name: string;
+  role: 'sequencer' | 'replica';
+  nodeRpc: string | null;
+  execRpc: string;
+  engine: string;
+  metrics: string | null;
+  jwtSecret: string;
+  pids: { exec?: number; node?: number };
+  logs: { exec: string; node: string };
+}
+
+export interface DevnetInfo {
+  workdir: string;
+  rollupConfig: string;
+  l1Genesis: string;
+  l2Genesis: string;
+  l1: { rpc: string; beacon: string; chainId: number; genesis: string; pid?: number; log: string };
+  l2: { chainId: number; genesis: string; blockTime: number };
+  nodes: NodeInfo[];
+  batcher: { pid?: number; log: string; address: string; dataAvailability: string } | null;
+  accounts: Array<{ role: string; address: string; privateKey: string }>;
+  /** What this build cannot start yet, in words; empty when the whole network runs. */
+  missing: string[];
+}
+
+const FILES = {
+  l1Genesis: 'l1-genesis.json',
+  l2Genesis: 'l2-genesis.json',
+  rollup: 'rollup.json',
+  devnet: 'devnet.json',
+} as const;
+
+const L1_CHAIN_ID = 1337;
+const L2_GAS_LIMIT = 30_000_000n;
+
+function fail(code: string, message: string): never {
+  throw new TernError(code, message);
+}
+
+export class Devnet {
+  readonly #procs: ManagedProcess[] = [];
+  /** Processes being restarted on purpose: their exit is not a death. */
+  readonly #restarting = new Set<ManagedProcess>();
+  #stopping: Promise<void> | undefined;
+  #info: DevnetInfo | undefined;
+  #resolveDeath!: (d: { name: string; exit: ExitInfo }) => void;
+  /** Resolves when a child dies on its own (not while stopping). */
+  readonly died: Promise<{ name: string; exit: ExitInfo }>;
+
+  constructor(
+    readonly opts: DevnetOptions,
+    private readonly deps: DevnetDeps,
+  ) {
+    this.died = new Promise((r) => {
+      this.#resolveDeath = r;
+    });
+  }
+
+  get info(): DevnetInfo | undefined {
+    return this.#info;
+  }
+
+  get processes(): readonly ManagedProcess[] {
+    return this.#procs;
+  }
+
+  #path(...p: string[]): string {
+    return join(this.opts.workdir, ...p);
+  }
+
+  /** Prepares the directory, starts every buildable role, writes devnet.json. Stops what it started on failure. */
+  async start(): Promise<DevnetInfo> {
+    try {
+      return await this.#start();
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  async #start(): Promise<DevnetInfo> {
+    const o = this.opts;
+    const reuse = this.#prepareWorkdir();
+    mkdirSync(this.#path('logs'), { recursive: true });
+    const { l1Id, l2Id } = reuse ? this.#loadFiles() : this.#writeFiles();
+    const caps = o.capabilities;
+    const missing: string[] = [];
+    const why = (role: Role, what: string): boolean => {
+      const m = caps.missing(role);
+      if (m.length === 0) return true;
+      missing.push(`${what}: not built yet (needs ${m.map((f) => `--${f}`).join(', ')})`);
+      return false;
+    };
+    if (!why('l1', 'layer 1 (tern-exec --dev)') || !why('engine', 'execution engines (tern-exec --authrpc)')) {
+      fail('DEVNET_UNSUPPORTED', `cannot start the devnet: ${missing.join('; ')}`);
+    }
+
+    const names = ['sequencer', ...Array.from({ length: o.replicas }, (_, i) => `replica-${i + 1}`)];
+    const ports = await freePorts(3 + names.length * 4, o.host);
+    const url = (port: number) => `http://${o.host}:${port}`;
+    const [l1Http, l1Beacon, l1Auth] = ports as [number, number, number];
+
+    // Layer 1.
+    const l1Dir = this.#path('l1');
+    if (!existsSync(join(l1Dir, 'chaindata'))) await this.#init('l1', l1Dir, this.#path(FILES.l1Genesis));
+    const l1 = this.#spawn('l1', o.programs.exec, [
+      '--dev',
+      `--datadir=${l1Dir}`,
+      `--dev.period=${o.l1BlockTime}`,
+      `--dev.beacon.addr=${o.host}`,
+      `--dev.beacon.port=${l1Beacon}`,
+      '--http',
+      `--http.addr=${o.host}`,
+      `--http.port=${l1Http}`,
+      '--http.api=eth,net,web3,txpool,debug',
+      `--authrpc.addr=${o.host}`,
+      `--authrpc.port=${l1Auth}`,
+      ...builtArgs(caps, 'exec', [['ipcdisable'], ['lightkdf']]),
+    ]);
+    const l1Rpc = url(l1Http);
+    const beacon = url(l1Beacon);
+    await waitReady(l1, async () => (await rpcCall<string>(l1Rpc, 'eth_chainId')) !== undefined, {
+      timeoutMs: o.readyTimeoutMs,
+      what: `JSON-RPC at ${l1Rpc}`,
+    });
+    await waitReady(l1, async () => (await getJson(`${beacon}/eth/v1/beacon/genesis`)) !== undefined, {
+      timeoutMs: o.readyTimeoutMs,
+      what: `beacon API at ${beacon}`,
+    });
+    await this.#checkGenesis('l1', l1Rpc, l1Id.hash);
+    this.deps.print(`  layer 1 answers at ${l1Rpc} (beacon ${beacon})`);
+
+    // Execution engines, one per node, started together.
+    const nodes: NodeInfo[] = names.map((name, i) => {
+      const base = 3 + i * 4;
+      const jwtSecret = this.#path(`jwt-${name}.txt`);
+      if (!existsSync(jwtSecret)) writeFileSync(jwtSecret, `0x${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+      return {
+        name,
+        role: i === 0 ? 'sequencer' : 'replica',
+        nodeRpc: url(ports[base + 2] as number),
+        execRpc: url(ports[base] as number),
+        engine: url(ports[base + 1] as number),
+        metrics: url(ports[base + 3] as number),
+        jwtSecret,
+        pids: {},
+        logs: { exec: this.#path('logs', `${name}-exec.log`), node: this.#path('logs', `${name}-node.log`) },
+      };
+    });
+    const engines = await Promise.all(
+      nodes.map(async (n) => {
+        const dir = this.#path(n.name, 'exec');
+        if (!existsSync(join(dir, 'chaindata'))) await this.#init(`${n.name}-exec`, dir, this.#path(FILES.l2Genesis));
+        const port = (u: string) => new URL(u).port;
+        return this.#spawn(`${n.name}-exec`, o.programs.exec, [
+          `--datadir=${dir}`,
+          '--http',
+          `--http.addr=${o.host}`,
+          `--http.port=${port(n.execRpc)}`,
+          '--http.api=eth,net,web3,txpool,debug',
+          `--authrpc.addr=${o.host}`,
+          `--authrpc.port=${port(n.engine)}`,
+          `--authrpc.jwtsecret=${n.jwtSecret}`,
+          ...builtArgs(caps, 'exec', [['ipcdisable']]),
+        ]);
+      }),
+    );
+    await Promise.all(
+      engines.map((p, i) =>
+        waitReady(p, async () => (await rpcCall<string>((nodes[i] as NodeInfo).execRpc, 'eth_chainId')) !== undefined, {
+          timeoutMs: o.readyTimeoutMs,
+          what: `JSON-RPC at ${(nodes[i] as NodeInfo).execRpc}`,
+        }),
+      ),
+    );
+    for (const [i, n] of nodes.entries()) {
+      n.pids.exec = engines[i]?.pid;
+      await this.#checkGenesis(`${n.name}-exec`, n.execRpc, l2Id.hash);
+    }
+    this.deps.print(`  ${engines.length} execution engine(s) answer, L2 genesis ${l2Id.hash}`);
+
+    // Rollup nodes.
+    const sequencerOk = why('sequencerNode', 'sequencer (tern-node --sequencer.enabled)');
+    const replicaOk = why('replicaNode', 'replica rollup nodes (tern-node following layer 1)');
+    const nodeProcs: Array<[NodeInfo, ManagedProcess]> = [];
+    for (const n of nodes) {
+      const ok = n.role === 'sequencer' ? sequencerOk : replicaOk;
+      if (!ok) {
+        n.nodeRpc = null;
+        n.metrics = null;
+        continue;
+      }
+      const dir = this.#path(n.name, 'node');
+      mkdirSync(dir, { recursive: true });
+      const role =
+        n.role === 'sequencer'
+          ? [
+              '--sequencer.enabled',
+              `--p2p.sequencer.key=${accountFor('sequencer').privateKey.slice(2)}`,
+              // The admin namespace (start/stop the sequencer) for tools and tests on this local network.
+              ...builtArgs(caps, 'node', [['rpc.enable-admin']]),
+            ]
+          : [];
+      const proc = this.#spawn(
+        `${n.name}-node`,
+        o.programs.node,
+        [
+          `--l1=${l1Rpc}`,
+          `--l1.beacon=${beacon}`,
+          `--l2=${n.engine}`,
+          `--l2.jwt-secret=${n.jwtSecret}`,
+          `--rollup.config=${this.#path(FILES.rollup)}`,
+          `--rollup.l1-chain-config=${this.#path(FILES.l1Genesis)}`,
+          `--rpc.port=${new URL(n.nodeRpc as string).port}`,
+          ...role,
+          ...builtArgs(caps, 'node', [
+            ['rpc.addr', o.host],
+            ['p2p.disable'],
+            ['l1.http-poll-interval', `${Math.max(1, Math.floor(o.l1BlockTime / 2))}s`],
+            ['metrics.enabled'],
+            ['metrics.addr', o.host],
+            ['metrics.port', new URL(n.metrics as string).port],
+          ]),
+        ],
+        dir,
+      );
+      if (!caps.built('node', 'metrics.enabled')) n.metrics = null;
+      nodeProcs.push([n, proc]);
+    }
+    await Promise.all(
+      nodeProcs.map(([n, p]) =>
+        waitReady(p, async () => (await rpcCall(n.nodeRpc as string, 'optimism_syncStatus')) !== undefined, {
+          timeoutMs: o.readyTimeoutMs,
+          what: `rollup RPC at ${n.nodeRpc}`,
+        }),
+      ),
+    );
+    for (const [n, p] of nodeProcs) n.pids.node = p.pid;
+    if (nodeProcs.length > 0) this.deps.print(`  ${nodeProcs.length} rollup node(s) answer`);
+
+    // Batcher: it batches the sequencer's blocks, so it needs the sequencer's rollup node.
+    let batcher: DevnetInfo['batcher'] = null;
+    const seq = nodes[0] as NodeInfo;
+    if (why('batcher', 'batcher (tern-batcher)')) {
+      if (seq.nodeRpc === null) {
+        missing.push('batcher: not started, it needs the sequencer rollup node');
+      } else {
+        const b = accountFor('batcher');
+        const proc = this.#spawn('batcher', o.programs.batcher, [
+          `--l1-eth-rpc=${l1Rpc}`,
+          `--l2-eth-rpc=${seq.execRpc}`,
+          `--rollup-rpc=${seq.nodeRpc}`,
+          `--private-key=${b.privateKey}`,
+          `--data-availability-type=${o.dataAvailability}`,
+          ...builtArgs(caps, 'batcher', [
+            ['rollup.config', this.#path(FILES.rollup)],
+            ['poll-interval', '1s'],
+            ['num-confirmations', '1'],
+            ['max-channel-duration', '2'],
+          ]),
+        ]);
+        // No RPC to poll: ready once it has stayed up for a moment.
+        const since = Date.now();
+        await waitReady(proc, async () => Date.now() - since >= 1500, { timeoutMs: 5000, what: 'a steady start' });
+        batcher = {
+          pid: proc.pid,
+          log: proc.spec.logFile,
+          address: b.address,
+          dataAvailability: o.dataAvailability,
+        };
+      }
+    }
+
+    const info: DevnetInfo = {
+      workdir: resolve(o.workdir),
+      rollupConfig: resolve(this.#path(FILES.rollup)),
+      l1Genesis: resolve(this.#path(FILES.l1Genesis)),
+      l2Genesis: resolve(this.#path(FILES.l2Genesis)),
+      l1: { rpc: l1Rpc, beacon, chainId: L1_CHAIN_ID, genesis: l1Id.hash, pid: l1.pid, log: l1.spec.logFile },
+      l2: { chainId: Number(o.l2ChainId), genesis: l2Id.hash, blockTime: o.blockTime },
+      nodes,
+      batcher,
+      accounts: devAccounts().map((a) => ({ ...a })),
+      missing,
+    };
+    writeFileSync(this.#path(FILES.devnet), `${JSON.stringify(info, null, 2)}\n`);
+    this.#info = info;
+    return info;
+  }
+
+  /** Returns whether existing files are reused. */
+  #prepareWorkdir(): boolean {
+    const dir = this.opts.workdir;
+    const entries = existsSync(dir) ? readdirSync(dir) : [];
+    if (entries.length > 0) {
+      if (this.opts.existing === 'clean') {
+        for (const e of entries) rmSync(join(dir, e), { recursive: true, force: true });
+      } else if (this.opts.existing === 'reuse') {
+        if (existsSync(this.#path(FILES.rollup))) return true;
+        fail('DEVNET_WORKDIR', `${dir} has files but no ${FILES.rollup} to reuse; choose --clean or another --workdir`);
+      } else {
+        fail('DEVNET_WORKDIR', `${dir} is not empty: pass --clean to start over or --reuse to continue its chains`);
+      }
+    }
+    mkdirSync(dir, { recursive: true });
+    return false;
+  }
+
+  #writeFiles(): { l1Id: { hash: string }; l2Id: { hash: string } } {
+    const o = this.opts;
+    // Start the L1 a slot in the past so its first block is sealed right away.
+    const time = Math.floor(Date.now() / 1000) - o.l1BlockTime;
+    const l1Json = l1GenesisJson({ timestamp: time });
+    const l2Json = l2GenesisJson({ chainId: o.l2ChainId, timestamp: time, gasLimit: L2_GAS_LIMIT, jovian: o.jovian });
+    const l1Id = genesisBlockId(l1Json);
+    const l2Id = genesisBlockId(l2Json);
+    const rollup = devnetRollupJson({
+      l1: l1Id,
+      l2: l2Id,
+      l1ChainId: BigInt(L1_CHAIN_ID),
+      l2ChainId: o.l2ChainId,
+      blockTime: o.blockTime,
+      batcher: accountFor('batcher').address,
+      gasLimit: L2_GAS_LIMIT,
+      jovian: o.jovian,
+      seqWindowSize: o.seqWindow,
+    });
+    const write = (f: string, v: unknown) => writeFileSync(this.#path(f), `${JSON.stringify(v, null, 2)}\n`);
+    write(FILES.l1Genesis, l1Json);
+    write(FILES.l2Genesis, l2Json);
+    write(FILES.rollup, rollup);
+    return { l1Id, l2Id };
+  }
+
+  #loadFiles(): { l1Id: { hash: string }; l2Id: { hash: string } } {
+    const read = (f: string) => JSON.parse(readFileSync(this.#path(f), 'utf8')) as Record<string, unknown>;
+    return { l1Id: genesisBlockId(read(FILES.l1Genesis)), l2Id: genesisBlockId(read(FILES.l2Genesis)) };
+  }
+
+  async #init(name: string, datadir: string, genesis: string): Promise<void> {
+    if (this.#stopping !== undefined) fail('DEVNET_ABORTED', `not initialising ${name}: the devnet is stopping`);
+    const p = new ManagedProcess({
+      name: `${name}-init`,
+      command: this.opts.programs.exec[0] as string,
+      args: [...this.opts.programs.exec.slice(1), 'init', `--datadir=${datadir}`, genesis],
+      logFile: this.#path('logs', `${name}-init.log`),
+    });
+    p.start();
+    const exit = await p.exited;
+    if (exit.code !== 0) {
+      fail(
+        'DEVNET_INIT',
+        `tern-exec init for ${name} ${describeExit(exit)}; last lines of ${p.spec.logFile}:\n${p.tail()}`,
+      );
+    }
+  }
+
+  async #checkGenesis(name: string, rpc: string, want: string): Promise<void> {
+    const block = await rpcCall<{ hash?: string } | null>(rpc, 'eth_getBlockByNumber', ['0x0', false]);
+    if (block?.hash !== want) {
+      fail('DEVNET_GENESIS', `${name} has genesis ${block?.hash}, but rollup.json expects ${want}`);
+    }
+  }
+
+  #spawn(name: string, program: readonly string[], args: string[], cwd?: string): ManagedProcess {
+    // stop() may run while start() is still waiting for a process: nothing new may start after it.
+    if (this.#stopping !== undefined) fail('DEVNET_ABORTED', `not starting ${name}: the devnet is stopping`);
+    return this.#launch(
+      new ManagedProcess({
+        name,
+        command: program[0] as string,
+        args: [...program.slice(1), ...args],
+        logFile: this.#path('logs', `${name}.log`),
+        ...(cwd === undefined ? {} : { cwd }),
+      }),
+    );
+  }
+
+  #launch(p: ManagedProcess): ManagedProcess {
+    p.start();
+    this.#procs.push(p);
+    void p.exited.then((exit) => {
+      if (this.#stopping === undefined && !this.#restarting.has(p)) this.#resolveDeath({ name: p.spec.name, exit });
+    });
+    return p;
+  }
+
+  /**
+   * Stops one process (SIGKILL when `kill`, else SIGTERM with the grace period) and starts it again with the same
+   * command line and log file; pids in devnet.json are updated. For crash-and-resume tests and manual use.
+   */
+  async restart(name: string, opts: { kill?: boolean } = {}): Promise<ManagedProcess> {
+    const i = this.#procs.findIndex((p) => p.spec.name === name);
+    const old = this.#procs[i];
+    if (old === undefined) fail('DEVNET_NO_PROCESS', `no process named ${name}`);
+    if (this.#stopping !== undefined) fail('DEVNET_ABORTED', `not restarting ${name}: the devnet is stopping`);
+    this.#restarting.add(old);
+    await (opts.kill ? old.kill() : old.stop());
+    this.#procs.splice(i, 1);
+    const p = this.#launch(new ManagedProcess(old.spec));
+    this.#updatePid(name, p.pid);
+    return p;
+  }
+
+  #updatePid(name: string, pid: number | undefined): void {
+    const info = this.#info;
+    if (!info) return;
+    if (name === 'l1') info.l1.pid = pid;
+    else if (name === 'batcher' && info.batcher) info.batcher.pid = pid;
+    for (const n of info.nodes) {
+      if (name === `${n.name}-exec`) n.pids.exec = pid;
+      if (name === `${n.name}-node`) n.pids.node = pid;
+    }
+    writeFileSync(this.#path(FILES.devnet), `${JSON.stringify(info, null, 2)}\n`);
+  }
+
+  /** Stops every child, consumers before what they read: batcher, rollup nodes, engines, layer 1. Idempotent. */
+  stop(graceMs = 10_000): Promise<void> {
+    const tier = (name: string) =>
+      name === 'batcher' ? 0 : name.endsWith('-node') ? 1 : name.endsWith('-exec') ? 2 : 3;
+    this.#stopping ??= (async () => {
+      for (let t = 0; t <= 3; t++) {
+        await Promise.all(this.#procs.filter((p) => tier(p.spec.name) === t).map((p) => p.stop(graceMs)));
+      }
+    })();
+    return this.#stopping;
+  }
+}

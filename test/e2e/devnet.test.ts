@@ -1,0 +1,350 @@
+// tern-devnet as a process: brings up what this build can run (layer 1, the execution engines, and the rollup
+// nodes and batcher once their flags are built), checks devnet.json against the live endpoints, makes a deposit on
+// layer 1 through the devnet portal and decodes it with derivation's decoder, checks that the replica agrees with the
+// sequencer once both run, and stops everything with SIGINT. Parts that need pieces this build lacks are skipped
+// with the reason (read from devnet.json's `missing`), never passed silently.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeFunctionData, parseAbi } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDevnetArgs } from '../../src/main/devnet/cli.js';
+import { Devnet, type DevnetInfo } from '../../src/main/devnet/launcher.js';
+import { getJson, rpcCall } from '../../src/main/devnet/rpc.js';
+import { decodeDepositLog } from '../../src/main/node/derive/depositLog.js';
+import { applyConfigUpdateLog, systemConfigFromGenesis } from '../../src/main/node/derive/systemConfig.js';
+import { parseRollupConfig } from '../../src/main/primitives/rollup/config.js';
+import { ROOT } from '../helpers/paths.js';
+
+const BIN = join(ROOT, 'bin/tern-devnet.js');
+const require = createRequire(import.meta.url);
+const portalAbi = (
+  require('contracts-bedrock-0173/forge-artifacts/OptimismPortal.sol/OptimismPortal.json') as { abi: unknown[] }
+).abi;
+const hexBytes = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
+
+let workdir: string;
+let child: ChildProcess;
+let out = '';
+let info: DevnetInfo;
+let exitCode: Promise<number | null>;
+/** The layer-1 deposit made by one test, looked for on layer 2 by the next. */
+let deposited: { sourceHash: string; mint: bigint } | undefined;
+
+async function until<T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await f().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; devnet output:\n${out}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+const alive = (pid: number | undefined) => {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+type L1Receipt = {
+  status: string;
+  blockHash: string;
+  blockNumber: string;
+  logs: Array<{ address: string; topics: string[]; data: string; logIndex: string }>;
+};
+
+/** Signs and sends an L1 transaction and waits for its receipt; skips the test when L1 takes no transactions. */
+async function sendL1(
+  ctx: { skip: (note?: string) => void },
+  key: string,
+  to: `0x${string}`,
+  data: `0x${string}`,
+  value: bigint,
+): Promise<L1Receipt | undefined> {
+  const account = privateKeyToAccount(key as `0x${string}`);
+  const nonce = Number(await rpcCall<string>(info.l1.rpc, 'eth_getTransactionCount', [account.address, 'pending']));
+  const raw = await account.signTransaction({
+    type: 'eip1559',
+    chainId: 1337,
+    nonce,
+    to,
+    value,
+    data,
+    gas: 200_000n,
+    maxFeePerGas: 100_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
+  let hash: string;
+  try {
+    hash = await rpcCall<string>(info.l1.rpc, 'eth_sendRawTransaction', [raw]);
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (/not (built|supported|available)|method .*not found|does not exist/i.test(msg)) {
+      ctx.skip(`layer 1 takes no transactions in this build: ${msg}`);
+      return undefined;
+    }
+    throw err;
+  }
+  return until('the receipt', 30_000, async () => {
+    const r = await rpcCall<L1Receipt | null>(info.l1.rpc, 'eth_getTransactionReceipt', [hash]);
+    return r ?? undefined;
+  });
+}
+
+describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) => {
+  beforeAll(async () => {
+    workdir = mkdtempSync(join(tmpdir(), 'tern-devnet-e2e-'));
+    out = '';
+    deposited = undefined;
+    const args = [BIN, `--workdir=${workdir}`, '--status-interval=2', '--l1-block-time=1', `--da=${da}`];
+    child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    exitCode = new Promise((r) => child.on('exit', (code) => r(code)));
+    child.stdout?.on('data', (d) => {
+      out += d;
+    });
+    child.stderr?.on('data', (d) => {
+      out += d;
+    });
+    const early = exitCode.then((code) => {
+      throw new Error(`tern-devnet exited early (status ${code}):\n${out}`);
+    });
+    await Promise.race([
+      early,
+      until('the devnet summary', 150_000, async () => (out.includes('Ctrl-C stops everything') ? true : undefined)),
+    ]);
+    early.catch(() => undefined);
+    info = JSON.parse(readFileSync(join(workdir, 'devnet.json'), 'utf8')) as DevnetInfo;
+  }, 180_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGKILL');
+      for (const p of [info?.l1.pid, ...(info?.nodes ?? []).flatMap((n) => [n.pids.exec, n.pids.node])]) {
+        if (alive(p)) process.kill(p as number, 'SIGKILL');
+      }
+    }
+    rmSync(workdir, { recursive: true, force: true });
+  });
+
+  it('devnet.json lists live endpoints with the genesis of rollup.json', async () => {
+    const rollup = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as {
+      genesis: { l1: { hash: string }; l2: { hash: string } };
+    };
+    expect(await rpcCall(info.l1.rpc, 'eth_chainId')).toBe('0x539');
+    const l1Genesis = await rpcCall<{ hash: string }>(info.l1.rpc, 'eth_getBlockByNumber', ['0x0', false]);
+    expect(l1Genesis.hash).toBe(rollup.genesis.l1.hash);
+    const beacon = await getJson<{ data: { genesis_time: string } }>(`${info.l1.beacon}/eth/v1/beacon/genesis`);
+    expect(Number(beacon.data.genesis_time)).toBeGreaterThan(0);
+    const first = Number(await rpcCall<string>(info.l1.rpc, 'eth_blockNumber'));
+    await until('layer 1 to seal a block', 20_000, async () =>
+      Number(await rpcCall<string>(info.l1.rpc, 'eth_blockNumber')) > first ? true : undefined,
+    );
+    expect(info.nodes.map((n) => n.role)).toEqual(['sequencer', 'replica']);
+    for (const n of info.nodes) {
+      const g = await rpcCall<{ hash: string }>(n.execRpc, 'eth_getBlockByNumber', ['0x0', false]);
+      expect(g.hash, n.name).toBe(rollup.genesis.l2.hash);
+      expect(await rpcCall(n.execRpc, 'eth_chainId')).toBe('0x385');
+      // The engine endpoint wants the JWT.
+      await expect(rpcCall(n.engine, 'eth_chainId')).rejects.toThrow(/401|403/);
+      if (n.nodeRpc !== null) {
+        const status = await rpcCall<{ unsafe_l2?: unknown }>(n.nodeRpc, 'optimism_syncStatus');
+        expect(status).toHaveProperty('unsafe_l2');
+      }
+    }
+    // Whatever is not running is said in the summary and in devnet.json.
+    for (const m of info.missing) expect(out).toContain(m);
+    if (info.nodes[0]?.nodeRpc === null) expect(info.missing.join('\n')).toMatch(/sequencer/);
+    if (info.batcher === null) expect(info.missing.join('\n')).toMatch(/batcher/);
+    await until('a status line', 15_000, async () => (/L1 #\d+ \| sequencer u\d+/.test(out) ? true : undefined));
+  }, 60_000);
+
+  it('a deposit on layer 1 emits the TransactionDeposited log derivation decodes', async (ctx) => {
+    const user = info.accounts.find((a) => a.role === 'test');
+    if (!user) throw new Error('devnet.json lists no test account');
+    const rollup = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as { deposit_contract_address: `0x${string}` };
+    const to = '0x00000000000000000000000000000000000000aa';
+    const data = encodeFunctionData({
+      abi: portalAbi,
+      functionName: 'depositTransaction',
+      args: [to, 5n, 100_000n, false, '0xc0ffee'],
+    });
+    const receipt = await sendL1(ctx, user.privateKey, rollup.deposit_contract_address, data, 10n ** 15n);
+    if (receipt === undefined) return;
+    expect(receipt.status).toBe('0x1');
+    expect(receipt.logs).toHaveLength(1);
+    const log = receipt.logs[0] as (typeof receipt.logs)[number];
+    const tx = decodeDepositLog(
+      { address: hexBytes(log.address), topics: log.topics.map(hexBytes), data: hexBytes(log.data) },
+      receipt.blockHash,
+      Number(log.logIndex),
+    );
+    expect(`0x${Buffer.from(tx.from).toString('hex')}`).toBe(user.address);
+    expect(tx.to && `0x${Buffer.from(tx.to).toString('hex')}`).toBe(to);
+    expect(tx.mint).toBe(10n ** 15n);
+    expect(tx.value).toBe(5n);
+    expect(tx.gasLimit).toBe(100_000n);
+    expect(`0x${Buffer.from(tx.data).toString('hex')}`).toBe('0xc0ffee');
+    deposited = { sourceHash: `0x${Buffer.from(tx.sourceHash).toString('hex')}`, mint: tx.mint };
+  }, 60_000);
+
+  it('the deposit appears on layer 2 with its source hash and mint, on the sequencer and the replica', async (ctx) => {
+    if (info.missing.length > 0) {
+      ctx.skip(`needs the whole network; missing: ${info.missing.join('; ')}`);
+      return;
+    }
+    if (deposited === undefined) throw new Error('the layer-1 deposit test did not run');
+    const want = deposited;
+    for (const n of info.nodes) {
+      const found = await until(`the deposit on ${n.name}`, 120_000, async () => {
+        const head = Number(await rpcCall<string>(n.execRpc, 'eth_blockNumber'));
+        for (let i = head; i >= 1; i--) {
+          const b = await rpcCall<{ transactions: Array<{ type: string; sourceHash?: string; mint?: string }> }>(
+            n.execRpc,
+            'eth_getBlockByNumber',
+            [`0x${i.toString(16)}`, true],
+          );
+          const tx = b.transactions.find((t) => t.type === '0x7e' && t.sourceHash === want.sourceHash);
+          if (tx) return tx;
+        }
+        return undefined;
+      });
+      expect(BigInt(found.mint ?? '0x0'), n.name).toBe(want.mint);
+    }
+  }, 150_000);
+
+  it('a system config update on layer 1 emits the ConfigUpdate log derivation applies', async (ctx) => {
+    const admin = info.accounts.find((a) => a.role === 'admin');
+    if (!admin) throw new Error('devnet.json lists no admin account');
+    const json = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as { l1_system_config_address: `0x${string}` };
+    const abi = parseAbi(['function setGasLimit(uint64)']);
+    const data = encodeFunctionData({ abi, functionName: 'setGasLimit', args: [45_000_000n] });
+    const receipt = await sendL1(ctx, admin.privateKey, json.l1_system_config_address, data, 0n);
+    if (receipt === undefined) return;
+    expect(receipt.status).toBe('0x1');
+    const cfg = parseRollupConfig(json);
+    const sc = systemConfigFromGenesis(cfg.genesis.systemConfig);
+    const log = receipt.logs[0] as L1Receipt['logs'][number];
+    applyConfigUpdateLog(
+      sc,
+      { address: hexBytes(log.address), topics: log.topics.map(hexBytes), data: hexBytes(log.data) },
+      cfg,
+      0,
+    );
+    expect(sc.gasLimit).toBe(45_000_000n);
+  }, 60_000);
+
+  it('the replica follows the sequencer: its safe head advances and every block hash matches', async (ctx) => {
+    const [seq, replica] = info.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
+    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null) {
+      ctx.skip(`needs the sequencer, replica and batcher; missing: ${info.missing.join('; ')}`);
+      return;
+    }
+    const safe = await until('the replica safe head past block 3', 120_000, async () => {
+      const s = await rpcCall<{ safe_l2: { number: number } }>(replica.nodeRpc as string, 'optimism_syncStatus');
+      return s.safe_l2.number >= 3 ? s.safe_l2.number : undefined;
+    });
+    for (let n = 1; n <= safe; n++) {
+      const q = [`0x${n.toString(16)}`, false];
+      const a = await rpcCall<{ hash: string }>(seq.execRpc, 'eth_getBlockByNumber', q);
+      const b = await rpcCall<{ hash: string }>(replica.execRpc, 'eth_getBlockByNumber', q);
+      expect(b.hash, `block ${n}`).toBe(a.hash);
+    }
+    // The batches reached layer 1 the way --da asked.
+    const rollup = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as { batch_inbox_address: string };
+    const head = Number(await rpcCall<string>(info.l1.rpc, 'eth_blockNumber'));
+    const types = new Set<string>();
+    for (let n = 1; n <= head; n++) {
+      const b = await rpcCall<{ transactions: Array<{ to: string | null; type: string }> }>(
+        info.l1.rpc,
+        'eth_getBlockByNumber',
+        [`0x${n.toString(16)}`, true],
+      );
+      for (const tx of b.transactions) if (tx.to === rollup.batch_inbox_address) types.add(tx.type);
+    }
+    expect([...types]).toEqual([da === 'blobs' ? '0x3' : '0x2']);
+  }, 150_000);
+
+  it('the sequencer stopped and started through the admin API continues from the same head', async (ctx) => {
+    const seq = info.nodes[0] as DevnetInfo['nodes'][number];
+    if (seq.nodeRpc === null) {
+      ctx.skip(`needs the sequencer; missing: ${info.missing.join('; ')}`);
+      return;
+    }
+    const rpc = seq.nodeRpc;
+    expect(await rpcCall(rpc, 'admin_sequencerActive')).toBe(true);
+    const last = await rpcCall<string>(rpc, 'admin_stopSequencer');
+    expect(await rpcCall(rpc, 'admin_sequencerActive')).toBe(false);
+    await new Promise((r) => setTimeout(r, 2 * info.l2.blockTime * 1000 + 500));
+    const head = await rpcCall<{ hash: string; number: string }>(seq.execRpc, 'eth_getBlockByNumber', [
+      'latest',
+      false,
+    ]);
+    expect(head.hash).toBe(last);
+    await rpcCall(rpc, 'admin_startSequencer', [last]);
+    const next = await until('a block after the restart', 30_000, async () => {
+      const q = [`0x${(Number(head.number) + 1).toString(16)}`, false];
+      return (await rpcCall<{ parentHash: string } | null>(seq.execRpc, 'eth_getBlockByNumber', q)) ?? undefined;
+    });
+    expect(next.parentHash).toBe(last);
+  }, 60_000);
+
+  it('Ctrl-C stops every process cleanly and says where the logs are', async () => {
+    child.kill('SIGINT');
+    const code = await Promise.race([exitCode, new Promise((r) => setTimeout(() => r('timeout'), 45_000))]);
+    expect(code, out).toBe(0);
+    expect(out).toContain(`logs are in ${workdir}/logs`);
+    const pids = [info.l1.pid, ...info.nodes.flatMap((n) => [n.pids.exec, n.pids.node]), info.batcher?.pid];
+    for (const pid of pids) if (pid !== undefined) expect(alive(pid), `pid ${pid}`).toBe(false);
+    expect(readFileSync(join(workdir, 'logs', 'l1.log'), 'utf8')).toMatch(/Shutting down/);
+  }, 60_000);
+});
+
+describe('tern-devnet in-process: a replica killed mid-sync', () => {
+  it('resumes after both its programs are killed and restarted, and converges with the sequencer', async (ctx) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tern-devnet-e2e-restart-'));
+    const opts = parseDevnetArgs([`--workdir=${dir}`, '--l1-block-time=1', '--da=calldata']);
+    if (opts === 'help') throw new Error('unexpected help');
+    const devnet = new Devnet(opts, { print: () => {} });
+    try {
+      const started = await devnet.start();
+      if (started.missing.length > 0) {
+        ctx.skip(`needs the whole network; missing: ${started.missing.join('; ')}`);
+        return;
+      }
+      const [seq, replica] = started.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
+      const safeOf = async () =>
+        (await rpcCall<{ safe_l2: { number: number } }>(replica.nodeRpc as string, 'optimism_syncStatus')).safe_l2
+          .number;
+      const before = await until('the replica safe head past block 3', 120_000, async () => {
+        const s = await safeOf();
+        return s >= 3 ? s : undefined;
+      });
+      await devnet.restart('replica-1-node', { kill: true });
+      await devnet.restart('replica-1-exec', { kill: true });
+      const after = await until('the restarted replica to advance', 120_000, async () => {
+        const s = await safeOf();
+        return s >= before + 4 ? s : undefined;
+      });
+      for (let n = 1; n <= after; n++) {
+        const q = [`0x${n.toString(16)}`, false];
+        const a = await rpcCall<{ hash: string }>(seq.execRpc, 'eth_getBlockByNumber', q);
+        const b = await rpcCall<{ hash: string }>(replica.execRpc, 'eth_getBlockByNumber', q);
+        expect(b.hash, `block ${n}`).toBe(a.hash);
+      }
+      const died = await Promise.race([devnet.died, new Promise((r) => setTimeout(() => r('none'), 10))]);
+      expect(died).toBe('none');
+    } finally {
+      await devnet.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(devnet.processes.every((p) => !p.running)).toBe(true);
+  }, 360_000);
+});
