@@ -125,8 +125,11 @@ describe('tern-node observability', () => {
     expect(s.get('op_node_default_up')).toBe(1);
     expect([...s.keys()].some((k) => k.startsWith('op_node_default_info{version='))).toBe(true);
     expect(s.has('op_node_default_native_loaded')).toBe(true);
-    const top = await pprofTop(`${running.url('pprof')}/debug/pprof/profile?seconds=1`, profDir, 'live.pb.gz');
-    expect(top).toMatch(/\[thread main/);
+    // Keep the main thread busy while the profile runs: an idle node on a loaded machine may yield no samples.
+    const profiling = pprofTop(`${running.url('pprof')}/debug/pprof/profile?seconds=2`, profDir, 'live.pb.gz');
+    const busyUntil = Date.now() + 1800;
+    while (Date.now() < busyUntil) await (await fetch(`${running.url('metrics')}/metrics`)).text();
+    expect(await profiling).toMatch(/\[thread main/);
     expect(await pprofTop(`${running.url('pprof')}/debug/pprof/heap`, profDir, 'heap.pb.gz')).toMatch(
       /Type: (inuse_)?(space|objects)/,
     );
