@@ -2,7 +2,7 @@
 // the JS fallback), and the worker-pool set.
 import type { NativeStatus } from '../../native/index.js';
 import type { MetricsFactory } from './interface.js';
-import { installPoolMetrics } from './pool.js';
+import { installPoolMetrics, type PoolMetricsOptions } from './pool.js';
 
 export interface BaseMetrics {
   /** Call once the program has finished starting (op-node's RecordUp). */
@@ -16,6 +16,7 @@ export interface BaseMetrics {
 export function registerBaseMetrics(
   factory: MetricsFactory,
   info: { version: string; native: NativeStatus },
+  opts: PoolMetricsOptions = {},
 ): BaseMetrics {
   factory
     .gauge({ name: 'info', help: 'Pseudo-metric tracking version and config info', labelNames: ['version'] })
@@ -34,7 +35,7 @@ export function registerBaseMetrics(
     labelNames: ['function', 'impl'],
   });
   for (const [name, impl] of Object.entries(info.native.functions)) fn.set({ function: name, impl }, 1);
-  installPoolMetrics(factory);
+  installPoolMetrics(factory, opts);
   return { recordUp: () => up.set(1) };
 }
 

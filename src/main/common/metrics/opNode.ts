@@ -54,6 +54,8 @@ export class OpNodeMetrics {
   readonly sequencerSealing: Histogram;
   readonly unsafePayloadsBufferLen: Gauge;
   readonly transactionsSequenced: Gauge;
+  readonly derivationDrops: Counter<'kind' | 'reason'>;
+  readonly l1VerificationFailures: Counter<'field'>;
   readonly #latencySeen = new Map<string, string>();
 
   constructor(f: MetricsFactory) {
@@ -150,6 +152,35 @@ export class OpNodeMetrics {
       name: 'transactions_sequenced_total',
       help: 'Count of total transactions sequenced',
     });
+    this.derivationDrops = f.counter({
+      name: 'derivation_batches_dropped_total',
+      help: 'Batches and span batches dropped by derivation, by kind and reason',
+      labelNames: ['kind', 'reason'],
+    });
+    this.l1VerificationFailures = f.counter({
+      name: 'l1_verification_failures_total',
+      help: 'L1 RPC answers that failed verification (--l1.trustrpc=false), by field',
+      labelNames: ['field'],
+    });
+  }
+
+  /** The derivation pipeline's drop counter (derive/types.ts DropCounter). */
+  derivationDropCounter(): { drop(kind: string, reason: string): void } {
+    return { drop: (kind, reason) => this.derivationDrops.inc({ kind, reason: dropReasonLabel(reason) }) };
+  }
+
+  /**
+   * The L1 client's metrics (l1/client.ts L1ClientMetrics): each request and batch timed as op-node's
+   * rpc_client_* (batches under the method `<batch>`), verification failures counted by field.
+   */
+  l1ClientMetrics(): {
+    recordRpcClientRequest(method: string): (err?: unknown) => void;
+    verificationFailure(field: string): void;
+  } {
+    return {
+      recordRpcClientRequest: (method) => this.recordRpcClientRequest(method),
+      verificationFailure: (field) => this.l1VerificationFailures.inc({ field }),
+    };
   }
 
   /** op-node's recordRef: number, time, hash (first 8 bytes) and, the first time a hash is seen, latency. */
@@ -198,6 +229,14 @@ export class OpNodeMetrics {
       end();
     };
   }
+}
+
+/** A drop reason as a label: numbers become N, so a reason names a class of drop, not one batch. */
+export function dropReasonLabel(reason: string): string {
+  return reason
+    .replace(/0x[0-9a-fA-F]+/g, 'H')
+    .replace(/\b\d+\b/g, 'N')
+    .slice(0, 80);
 }
 
 /** op-node's error label: `<nil>`, `rpc_<code>`, `http_<status>`, `<not found>`, `<unknown>`. */

@@ -28,6 +28,15 @@ export function poolMetrics(): PoolMetricsRecorder {
   return current;
 }
 
+export interface PoolMetricsOptions {
+  /**
+   * The per-task wait and run histograms (pool_task_wait_seconds, pool_task_run_seconds; default on). tern-exec
+   * turns them on with --metrics.expensive only: two observations per task on the coordinator thread, and
+   * pool × task × bucket series.
+   */
+  taskTimings?: boolean;
+}
+
 const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
@@ -35,7 +44,7 @@ const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.0
  * pool_queue_length, pool_threads, pool_active_tasks {pool}; pool_task_wait_seconds, pool_task_run_seconds
  * {pool, task}; pool_tasks_total {pool, task, result}.
  */
-export function installPoolMetrics(factory: MetricsFactory): PoolMetricsRecorder {
+export function installPoolMetrics(factory: MetricsFactory, opts: PoolMetricsOptions = {}): PoolMetricsRecorder {
   const pools = new Set<WeakRef<PoolGauges>>();
   const read =
     (pick: (p: PoolGauges) => number) => (g: { reset(): void; set(l: { pool: string }, v: number): void }) => {
@@ -64,6 +73,19 @@ export function installPoolMetrics(factory: MetricsFactory): PoolMetricsRecorder
     labelNames: ['pool'],
     collect: read((p) => p.active),
   });
+  const total = factory.counter({
+    name: 'pool_tasks_total',
+    help: 'Tasks finished by a worker pool, by result',
+    labelNames: ['pool', 'task', 'result'],
+  });
+  if (opts.taskTimings === false) {
+    current = {
+      track: (p) => pools.add(new WeakRef(p)),
+      observeWait() {},
+      observeRun: (pool, task, _s, ok) => total.inc({ pool, task, result: ok ? 'ok' : 'error' }),
+    };
+    return current;
+  }
   const wait = factory.histogram({
     name: 'pool_task_wait_seconds',
     help: 'Time a task waited for admission to its worker pool',
@@ -75,11 +97,6 @@ export function installPoolMetrics(factory: MetricsFactory): PoolMetricsRecorder
     help: 'Time from handing a task to the pool to its result (thread queue, transfer and run)',
     labelNames: ['pool', 'task'],
     buckets: BUCKETS,
-  });
-  const total = factory.counter({
-    name: 'pool_tasks_total',
-    help: 'Tasks finished by a worker pool, by result',
-    labelNames: ['pool', 'task', 'result'],
   });
   current = {
     track: (p) => pools.add(new WeakRef(p)),

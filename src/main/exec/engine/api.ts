@@ -393,6 +393,14 @@ export class EngineApi {
     const finalized = marker(state.finalizedBlockHash, 'final');
     const safe = marker(state.safeBlockHash, 'safe');
     await this.store.setForkchoiceMarkers(safe, finalized);
+    if (this.deps.logger.isEnabled('debug'))
+      this.deps.logger.debug('Forkchoice updated', {
+        head: head.number,
+        hash: hex(state.headBlockHash),
+        safe: safe === undefined ? undefined : this.store.headerByHash(safe)?.number,
+        finalized: finalized === undefined ? undefined : this.store.headerByHash(finalized)?.number,
+        attributes: attrs !== undefined && attrs !== null,
+      });
     const valid: PayloadStatus = { status: 'VALID', latestValidHash: state.headBlockHash, validationError: null };
     if (!attrs) return { payloadStatus: valid, ...none };
 

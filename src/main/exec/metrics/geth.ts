@@ -50,16 +50,20 @@ export class ChainMetrics {
   }
 }
 
-/** geth's txpool/pending, txpool/queued, txpool/local gauges, read from the pool at each scrape. */
+/** What the pool gauges read (TernTxPool: status(), slots, localCount()). */
+export interface TxPoolStats {
+  pending: number;
+  queued: number;
+  local?: number;
+  slots?: number;
+}
+
+/** geth's txpool/pending, txpool/queued, txpool/local, txpool/slots gauges, read from the pool at each scrape. */
 export class TxPoolMetrics {
-  #read: (() => { pending: number; queued: number; local?: number }) | undefined;
+  #read: (() => TxPoolStats) | undefined;
 
   constructor(f: MetricsFactory) {
-    const g = (
-      name: string,
-      help: string,
-      pick: (s: { pending: number; queued: number; local?: number }) => number | undefined,
-    ) =>
+    const g = (name: string, help: string, pick: (s: TxPoolStats) => number | undefined) =>
       f.gauge({
         name,
         help,
@@ -72,9 +76,10 @@ export class TxPoolMetrics {
     g('txpool/pending', 'Executable transactions in the pool', (s) => s.pending);
     g('txpool/queued', 'Non-executable transactions in the pool', (s) => s.queued);
     g('txpool/local', 'Local transactions in the pool', (s) => s.local);
+    g('txpool/slots', 'Slots (32 KiB each) taken by the executable and queued transactions', (s) => s.slots);
   }
 
-  setSource(read: () => { pending: number; queued: number; local?: number }): void {
+  setSource(read: () => TxPoolStats): void {
     this.#read = read;
   }
 }

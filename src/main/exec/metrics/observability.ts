@@ -20,9 +20,11 @@ import { nativeStatus } from '../../native/index.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { Header } from '../../primitives/block/header.js';
 import type { ChainStore } from '../chain/chainStore.js';
+import { headEvents } from '../chain/headEvents.js';
 import { type EthstatsBackend, type EthstatsBlock, EthstatsReporter } from './ethstats.js';
 import { ChainMetrics, gethRpcMetrics, TxPoolMetrics } from './geth.js';
 import { InfluxReporter, parseTags } from './influx.js';
+import { ChainProgress, type ChainProgressSource } from './progress.js';
 
 export interface ExecObservability {
   readonly registry: MetricsRegistry;
@@ -31,12 +33,19 @@ export interface ExecObservability {
   readonly txpool: TxPoolMetrics;
   /** Collection is on (--metrics or --metrics.addr); modules may skip costly measurements when it is off. */
   readonly enabled: boolean;
+  /**
+   * --metrics.expensive: the worker pools' per-task wait and run histograms (pool_task_wait_seconds,
+   * pool_task_run_seconds {pool, task}); without it the pools report their gauges and pool_tasks_total only.
+   */
   readonly expensive: boolean;
   readonly metricsAddress: ListenerAddress | undefined;
   readonly pprofAddress: ListenerAddress | undefined;
   /** The RPC servers' request metrics (rpc/requests, rpc/duration/…); undefined when collection is off. */
   rpcMetrics(isKnown: (method: string) => boolean): RpcMetrics | undefined;
-  /** Once the chain is open: head gauges, ethstats, up=1 and the exit profile's hook. */
+  /**
+   * Once the chain is open: head gauges, the progress lines (progress.ts), ethstats, up=1 and the exit profile's
+   * hook. Once per program: a second call (--dev reaches it twice) does nothing.
+   */
   chainReady(store: ChainStore): void;
 }
 
@@ -66,7 +75,13 @@ export async function startExecObservability(
   const enabled = get<boolean>('metrics') || (addr !== undefined && addr !== '');
   const registry = new MetricsRegistry({ defaultMetrics: enabled });
   const factory = registry.factory();
-  const base = registerBaseMetrics(factory, { version: versionLine(), native: nativeStatus() });
+  const expensive = enabled && get<boolean>('metrics.expensive');
+  if (get<boolean>('metrics.expensive') && !enabled) logger.warn('--metrics.expensive has no effect without --metrics');
+  const base = registerBaseMetrics(
+    factory,
+    { version: versionLine(), native: nativeStatus() },
+    { taskTimings: expensive },
+  );
   const chain = new ChainMetrics(factory);
   const txpool = new TxPoolMetrics(factory);
 
@@ -125,17 +140,26 @@ export async function startExecObservability(
     await writer.start();
   }
 
+  let ready = false;
   return {
     registry,
     factory,
     chain,
     txpool,
     enabled,
-    expensive: get<boolean>('metrics.expensive'),
+    expensive,
     metricsAddress,
     pprofAddress,
     rpcMetrics: (isKnown) => (enabled ? gethRpcMetrics(factory, isKnown) : undefined),
     chainReady(store) {
+      if (ready) return;
+      ready = true;
+      const progress = new ChainProgress(
+        {},
+        { logger: deps.logger.child('chain'), source: chainProgressSource(store) },
+      );
+      const unsubscribe = headEvents(store.db).on((ev) => progress.onHead(ev));
+      lifecycle.onStop('chain progress', () => unsubscribe());
       chain.setHeads(() => {
         const safe = store.safeHash();
         const finalized = store.finalizedHash();
@@ -166,6 +190,18 @@ export async function startExecObservability(
         // Registered last so it runs first at shutdown, while the worker pools can still answer.
         lifecycle.onStop('exit profile', () => w.write().then(() => undefined));
       }
+    },
+  };
+}
+
+/** The progress lines' view of the chain store: transaction counts and canonical blocks of a head jump. */
+export function chainProgressSource(store: ChainStore): ChainProgressSource {
+  return {
+    txCount: (hash) => store.blockByHash(hash)?.transactions.length,
+    canonical(n) {
+      const hash = store.canonicalHash(n);
+      const block = hash === undefined ? undefined : store.blockByHash(hash);
+      return block === undefined ? undefined : { gasUsed: block.header.gasUsed, txs: block.transactions.length };
     },
   };
 }

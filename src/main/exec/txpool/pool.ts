@@ -268,6 +268,18 @@ export class TernTxPool implements TxPool {
     return { pending, queued };
   }
 
+  /** Slots (32 KiB units) taken by the non-blob transactions (geth's txpool/slots). */
+  get slots(): number {
+    return this.#slots;
+  }
+
+  /** Transactions whose sender is local (geth's txpool/local). */
+  localCount(): number {
+    let n = 0;
+    for (const [key, a] of this.#accounts) if (this.#isLocalKey(key)) n += a.size;
+    return n;
+  }
+
   content(address?: Uint8Array): PoolContent {
     const out: PoolContent = { pending: new Map(), queued: new Map() };
     const keys = address ? [hex(address)] : [...this.#accounts.keys()];

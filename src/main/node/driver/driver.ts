@@ -7,6 +7,7 @@
 // sequencer (building blocks) and the admin API (resets) plug in later.
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { refString, reportL1Head, syncStatusFields } from '../../common/metrics/progress.js';
 import type { BlockId, L1BlockRef, L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import { isHolocene, type RollupConfig } from '../../primitives/rollup/config.js';
 import type { StepResult } from '../derive/pipeline.js';
@@ -48,6 +49,7 @@ export interface DriverMetrics {
   recordDerivationError?(): void;
   setDerivationIdle?(idle: boolean): void;
   recordL1Ref?(type: 'l1_head' | 'l1_safe' | 'l1_finalized' | 'l1_derived', ref: L1BlockRef): void;
+  recordL1ReorgDepth?(depth: number): void;
 }
 
 export interface DriverProviders {
@@ -105,6 +107,8 @@ export class Driver {
   #safeL1: L1BlockRef | undefined;
   #finalizedL1: L1BlockRef | undefined;
   #stopError: TernError | undefined;
+  /** The derivation origin last reported in the sync-status line. */
+  #loggedOrigin: string | undefined;
 
   constructor(cfg: RollupConfig, opts: DriverOptions, providers: DriverProviders, deps: DriverDeps) {
     this.#cfg = cfg;
@@ -161,13 +165,17 @@ export class Driver {
   /** L1 head tracking (l1/heads.ts) calls this with every new reference. */
   onL1Head(label: 'latest' | 'safe' | 'finalized', ref: L1BlockRef): void {
     if (label === 'latest') {
+      reportL1Head(this.#log, this.#headL1, ref, this.#deps.metrics?.recordL1ReorgDepth);
       this.#headL1 = ref;
       this.#deps.metrics?.recordL1Ref?.('l1_head', ref);
       this.#wake?.();
     } else if (label === 'safe') {
+      if (this.#safeL1?.hash !== ref.hash) this.#log.info('New L1 safe block', { l1_safe: refString(ref) });
       this.#safeL1 = ref;
       this.#deps.metrics?.recordL1Ref?.('l1_safe', ref);
     } else {
+      if (this.#finalizedL1?.hash !== ref.hash)
+        this.#log.info('New L1 finalized block', { l1_finalized: refString(ref) });
       this.#finalizedL1 = ref;
       this.#deps.metrics?.recordL1Ref?.('l1_finalized', ref);
       if (this.finalizer.onL1Finalized(ref)) {
@@ -286,6 +294,10 @@ export class Driver {
     if (result.kind === 'progress') {
       const origin = this.#p.derivation.origin();
       if (origin !== undefined) this.#deps.metrics?.recordL1Ref?.('l1_derived', origin);
+      if (origin !== undefined && origin.hash !== this.#loggedOrigin) {
+        this.#loggedOrigin = origin.hash;
+        this.#log.info('Derivation origin advanced', syncStatusFields(this.syncStatus()));
+      }
       return false;
     }
     await this.#onAttributes(result.attributes);

@@ -148,7 +148,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
       cacheSize: settings.get<number>('l1.cache-size'),
       seqWindowSize: config.seqWindowSize,
     },
-    { logger, signal },
+    { logger, signal, metrics: metrics?.l1ClientMetrics() },
   );
   lifecycle.onStop('l1 client', () => l1.close());
 
@@ -196,7 +196,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     config,
     { l1: derivationL1, blobs, l2: engine },
     { l1ChainConfig },
-    { logger },
+    { logger, ...(metrics ? { drops: metrics.derivationDropCounter() } : {}) },
   );
   const recordL2 = metrics
     ? (type: string, ref: L2BlockRef) =>
@@ -224,6 +224,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
         recordPipelineReset: () => metrics.pipelineResets.record(),
         recordDerivationError: () => metrics.derivationErrors.record(),
         setDerivationIdle: (idle) => metrics.derivationIdle.set(idle ? 1 : 0),
+        recordL1ReorgDepth: (depth) => metrics.l1ReorgDepth.observe(depth),
         recordL1Ref: (type, ref) =>
           metrics.recordRef('l1', type, { number: ref.number, time: ref.timestamp, hash: hashBytes(ref.hash) }),
       },

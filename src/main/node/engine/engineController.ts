@@ -5,6 +5,7 @@
 // that disagree. The sequencer reuses buildBlock(); gossip and EL sync reuse insertUnsafePayload().
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { syncProgressFields, syncProgressReason } from '../../common/metrics/progress.js';
 import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
 import {
@@ -251,6 +252,8 @@ export class EngineController {
   #setHeads(next: EngineHeads): void {
     const prev = this.#heads;
     this.#heads = next;
+    const reason = syncProgressReason(prev, next);
+    if (reason !== undefined) this.#log.info('Sync progress', syncProgressFields(reason, next));
     const m = this.#metrics?.recordL2Ref;
     if (m === undefined) return;
     if (prev?.unsafe.hash !== next.unsafe.hash) m('l2_unsafe', next.unsafe);

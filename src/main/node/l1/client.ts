@@ -58,6 +58,8 @@ export interface L1ClientMetrics {
   rpcRequests?(method: string, calls: number): void;
   cacheHit?(cache: 'headers' | 'transactions' | 'receipts'): void;
   verificationFailure?(field: string): void;
+  /** Times one request (op-node's rpc_client_* by method; batches as `<batch>`): call the result when it ends. */
+  recordRpcClientRequest?(method: string): (err?: unknown) => void;
 }
 
 export interface L1ClientDeps {
@@ -309,10 +311,30 @@ export class L1Client implements L1Source {
     }
   }
 
+  /** Times the request itself (not the wait for the limiter), as op-node's instrumented client does. */
+  #timed<T>(method: string, fn: () => Promise<T>): Promise<T> {
+    const done = this.#metrics?.recordRpcClientRequest?.(method);
+    if (done === undefined) return fn();
+    return fn().then(
+      (v) => {
+        done();
+        return v;
+      },
+      (err: unknown) => {
+        done(err);
+        throw err;
+      },
+    );
+  }
+
   async #call(method: string, params: unknown[], opts: L1CallOptions): Promise<unknown> {
     this.#metrics?.rpcRequests?.(method, 1);
     try {
-      return await this.#limiter.run(1, () => this.#rpc.call(method, params, { signal: opts.signal }), opts.signal);
+      return await this.#limiter.run(
+        1,
+        () => this.#timed(method, () => this.#rpc.call(method, params, { signal: opts.signal })),
+        opts.signal,
+      );
     } catch (err) {
       if (isMethodNotFound(err)) throw err;
       throw rpcFailure(err, method);
@@ -330,7 +352,7 @@ export class L1Client implements L1Source {
         try {
           const res = await this.#limiter.run(
             chunk.length,
-            () => this.#rpc.batch(chunk, { signal: opts.signal }),
+            () => this.#timed('<batch>', () => this.#rpc.batch(chunk, { signal: opts.signal })),
             opts.signal,
           );
           return res.map((r) => {
