@@ -272,6 +272,128 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     expect([...types]).toEqual([da === 'blobs' ? '0x3' : '0x2']);
   }, 150_000);
 
+  it('layer 1 marks safe and finalized blocks (every 32), and the finalized L2 heads advance on both nodes', async (ctx) => {
+    // geth's simulated beacon: the head is safe, the latest block at a multiple of 32 is finalized.
+    const l1 = async (tag: string) =>
+      rpcCall<{ number: string; hash: string }>(info.l1.rpc, 'eth_getBlockByNumber', [tag, false]);
+    const fin = await until('layer 1 to finalize block 32', 90_000, async () => {
+      const f = await l1('finalized');
+      return Number(f.number) >= 32 ? f : undefined;
+    });
+    expect(Number(fin.number) % 32).toBe(0);
+    expect(fin.hash).toBe((await l1(fin.number)).hash);
+    const [safe, latest] = [await l1('safe'), await l1('latest')];
+    expect(Number(safe.number)).toBeGreaterThan(Number(fin.number));
+    expect(Number(safe.number)).toBeLessThanOrEqual(Number(latest.number));
+    const [seq, replica] = info.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
+    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null) {
+      ctx.skip(`needs the sequencer, replica and batcher; missing: ${info.missing.join('; ')}`);
+      return;
+    }
+    const finalized: Record<string, number> = {};
+    for (const n of [seq, replica]) {
+      finalized[n.name] = await until(`a finalized L2 head on ${n.name}`, 90_000, async () => {
+        const s = await rpcCall<{ finalized_l2: { number: number }; finalized_l1: { number: number } }>(
+          n.nodeRpc as string,
+          'optimism_syncStatus',
+        );
+        return s.finalized_l2.number > 0 && s.finalized_l1.number >= 32 ? s.finalized_l2.number : undefined;
+      });
+      const b = await rpcCall<{ hash: string; number: string }>(n.execRpc, 'eth_getBlockByNumber', [
+        'finalized',
+        false,
+      ]);
+      expect(Number(b.number), n.name).toBeGreaterThan(0);
+      expect(b.hash, n.name).toBe(
+        (await rpcCall<{ hash: string }>(seq.execRpc, 'eth_getBlockByNumber', [b.number, false])).hash,
+      );
+    }
+    // The live view shows the finalized heads (f<n> with n > 0) of both nodes.
+    await until('a status line with finalized heads', 20_000, async () =>
+      /sequencer u\d+ s\d+ f[1-9]\d*/.test(out) && /replica-1 u\d+ s\d+ f[1-9]\d*/.test(out) ? true : undefined,
+    );
+  }, 200_000);
+
+  it('a layer-1 reorg dropping a batch transaction: tern-node resets derivation and the replica converges', async (ctx) => {
+    const [seq, replica] = info.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
+    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null) {
+      ctx.skip(`needs the sequencer, replica and batcher; missing: ${info.missing.join('; ')}`);
+      return;
+    }
+    const rollup = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as { batch_inbox_address: string };
+    type L1Block = { hash: string; number: string; transactions: Array<{ hash: string; to: string | null }> };
+    const block = (tag: string | number) =>
+      rpcCall<L1Block>(info.l1.rpc, 'eth_getBlockByNumber', [
+        typeof tag === 'number' ? `0x${tag.toString(16)}` : tag,
+        true,
+      ]);
+    const resets = (file: string) => (readFileSync(file, 'utf8').match(/Derivation reset/g) ?? []).length;
+    const resetsBefore = resets(replica.logs.node);
+    type Reorg = { depth: number; oldHead: { number: string }; ancestor: { number: string }; dropped: string[] };
+    let reorg: Reorg | undefined;
+    let batch: { number: number; hash: string; tx: string } | undefined;
+    for (let attempt = 0; attempt < 10 && reorg === undefined; attempt++) {
+      // A batch transaction in one of the last blocks, above the finalized block (a reorg never replaces it).
+      const found = await until('a recent batch transaction above the finalized L1 block', 60_000, async () => {
+        const head = Number((await block('latest')).number);
+        const fin = Number((await block('finalized')).number);
+        for (let n = head; n > Math.max(fin, head - 3); n--) {
+          const b = await block(n);
+          const tx = b.transactions.find((t) => t.to === rollup.batch_inbox_address);
+          if (tx) return { head, fin, number: n, hash: b.hash, tx: tx.hash };
+        }
+        return undefined;
+      });
+      const depth = Math.min(found.head - found.number + 2, found.head - found.fin);
+      try {
+        const r = await rpcCall<Reorg>(info.l1.rpc, 'dev_reorg', [depth]);
+        if (r.dropped.includes(found.tx)) {
+          reorg = r;
+          batch = found;
+        }
+      } catch (err) {
+        // A block sealed meanwhile crossed an epoch boundary and finalized what the reorg would replace: again.
+        if (!/finalized block/.test((err as Error).message)) throw err;
+      }
+    }
+    if (reorg === undefined || batch === undefined) throw new Error(`no reorg dropped a batch transaction:\n${out}`);
+    expect(reorg.depth).toBeGreaterThanOrEqual(1);
+    // The block that held the batch was replaced.
+    expect((await block(batch.number)).hash).not.toBe(batch.hash);
+    const safeBefore = (await rpcCall<{ safe_l2: { number: number } }>(replica.nodeRpc, 'optimism_syncStatus')).safe_l2
+      .number;
+    // The replica's derivation saw the reorg and reset.
+    await until('the replica to reset derivation', 60_000, async () =>
+      resets(replica.logs.node) > resetsBefore ? true : undefined,
+    );
+    // It converges: safe head well past where it was, on the new L1 chain, every block as the sequencer has it.
+    const status = await until('the replica safe head to advance after the reorg', 150_000, async () => {
+      const s = await rpcCall<{ safe_l2: { number: number }; current_l1: { number: number; hash: string } }>(
+        replica.nodeRpc as string,
+        'optimism_syncStatus',
+      );
+      return s.safe_l2.number >= safeBefore + 4 && s.current_l1.number > Number(reorg?.oldHead.number) ? s : undefined;
+    });
+    expect(status.current_l1.hash).toBe((await block(status.current_l1.number)).hash);
+    for (let n = 1; n <= status.safe_l2.number; n++) {
+      const q = [`0x${n.toString(16)}`, false];
+      const a = await rpcCall<{ hash: string }>(seq.execRpc, 'eth_getBlockByNumber', q);
+      const b = await rpcCall<{ hash: string }>(replica.execRpc, 'eth_getBlockByNumber', q);
+      expect(b.hash, `block ${n}`).toBe(a.hash);
+    }
+    if (da === 'calldata') {
+      // The pool took the dropped calldata batch back and a later block carries it.
+      const r = await until(
+        'the dropped batch transaction to be included again',
+        30_000,
+        async () =>
+          (await rpcCall<{ blockHash: string } | null>(info.l1.rpc, 'eth_getTransactionReceipt', [batch?.tx])) ??
+          undefined,
+      );
+      expect(r.blockHash).not.toBe(batch.hash);
+    }
+  }, 400_000);
+
   it('the sequencer stopped and started through the admin API continues from the same head', async (ctx) => {
     const seq = info.nodes[0] as DevnetInfo['nodes'][number];
     if (seq.nodeRpc === null) {

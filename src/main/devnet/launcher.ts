@@ -155,7 +155,8 @@ export class Devnet {
       '--http',
       `--http.addr=${o.host}`,
       `--http.port=${l1Http}`,
-      '--http.api=eth,net,web3,txpool,debug',
+      // dev: dev_reorg, for tests of layer-1 reorgs.
+      '--http.api=eth,net,web3,txpool,debug,dev',
       `--authrpc.addr=${o.host}`,
       `--authrpc.port=${l1Auth}`,
       ...builtArgs(caps, 'exec', [['ipcdisable'], ['lightkdf']]),
@@ -260,6 +261,8 @@ export class Devnet {
             ['rpc.addr', o.host],
             ['p2p.disable'],
             ['l1.http-poll-interval', `${Math.max(1, Math.floor(o.l1BlockTime / 2))}s`],
+            // Safe/finalized layer-1 blocks (the dev chain finalizes every 32 blocks): op-node's 384 s is too slow here.
+            ['l1.epoch-poll-interval', `${2 * o.l1BlockTime}s`],
             ['metrics.enabled'],
             ['metrics.addr', o.host],
             ['metrics.port', new URL(n.metrics as string).port],

@@ -3,6 +3,7 @@
 // slots), with the sidecars of the blob transactions it carries. Roots are real SSZ hash-tree-roots of a
 // BeaconBlockHeader whose state_root is the execution state root and whose body_root is the execution block hash,
 // so they are deterministic: the record can be rebuilt from the chain after a restart (sidecars are not kept then).
+// A dev-chain reorg rewinds the record to the common ancestor (rewind) before the replacement blocks are added.
 import { createHash } from 'node:crypto';
 import { TernError } from '../../common/errors.js';
 
@@ -86,6 +87,7 @@ export class DevBeacon {
   readonly #maxBlobBytes: number;
   readonly #bySlot = new Map<bigint, DevBeaconBlock>();
   readonly #byRoot = new Map<string, DevBeaconBlock>();
+  readonly #byNumber = new Map<bigint, DevBeaconBlock>();
   /** Slots holding sidecars, oldest first, for retention. */
   readonly #withBlobs: bigint[] = [];
   #blobBytes = 0;
@@ -146,6 +148,7 @@ export class DevBeacon {
     };
     this.#bySlot.set(slot, out);
     this.#byRoot.set(key(out.root), out);
+    this.#byNumber.set(block.number, out);
     this.#head = out;
     if (sidecars.length > 0) {
       this.#withBlobs.push(slot);
@@ -153,6 +156,30 @@ export class DevBeacon {
       this.#prune();
     }
     return out;
+  }
+
+  /**
+   * Forgets the beacon blocks of execution blocks above `number` (a reorg took them off the chain), with their
+   * sidecars; the block of `number` becomes the head, so the next block added may reuse the freed slots.
+   */
+  rewind(number: bigint): void {
+    const head = this.#byNumber.get(number);
+    if (head === undefined) throw new TernError('DEV_BEACON', `no beacon block wraps execution block ${number}`);
+    for (const [n, b] of [...this.#byNumber]) {
+      if (n <= number) continue;
+      this.#byNumber.delete(n);
+      this.#byRoot.delete(key(b.root));
+      if (this.#bySlot.get(b.header.slot) === b) this.#bySlot.delete(b.header.slot);
+      const at = this.#withBlobs.indexOf(b.header.slot);
+      if (at >= 0) this.#withBlobs.splice(at, 1);
+      if (b.sidecars) this.#blobBytes -= b.sidecars.reduce((s, c) => s + c.blob.length, 0);
+      b.sidecars = undefined;
+    }
+    this.#head = head;
+  }
+
+  byNumber(number: bigint): DevBeaconBlock | undefined {
+    return this.#byNumber.get(number);
   }
 
   #prune(): void {

@@ -3,7 +3,18 @@
 // Each block sits on a whole beacon slot (timestamp = genesis + slot · SECONDS_PER_SLOT, later than its parent),
 // carries a random prevRandao, no withdrawals and the previous beacon block's root, and its blob sidecars are
 // taken from the pool before the pool forgets them, for the beacon endpoints.
+//
+// Safe and finalized follow geth's simulated beacon (eth/catalyst/simulated_beacon.go): every sealed block is
+// marked safe, and the finalized block is the latest one whose number is a multiple of the epoch length (32), a
+// block at an epoch boundary being finalized as soon as it is sealed.
+//
+// reorg(depth) is the dev chain's anvil_reorg: the last `depth` blocks are taken off the chain (never past the
+// finalized block) and as many replacement blocks are sealed at the same slots, empty, so the chain keeps its
+// height and every replaced block gets a new hash. The pool re-injects the dropped transactions it can (geth's
+// rule: not blob transactions, whose sidecars are gone), so they land again in later blocks; the beacon record is
+// rewound with the chain, so the replaced blocks' sidecars are no longer served.
 import { randomBytes } from 'node:crypto';
+import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { BlockBuilder } from '../chain/builder.js';
@@ -26,6 +37,29 @@ export interface DevSealerOptions {
   feeRecipient?: Uint8Array;
   /** Current time in ms (tests). */
   now?: () => number;
+  /** Blocks per finality epoch (geth's dev mode: 32). */
+  epochLength?: number;
+}
+
+/** geth's devEpochLength: the simulated beacon finalizes the latest block whose number is a multiple of it. */
+export const DEV_EPOCH_LENGTH = 32;
+
+/** The finalized block number once `head` is sealed (geth's SimulatedBeacon.finalizedBlockHash). */
+export function devFinalizedNumber(head: bigint, epochLength: number = DEV_EPOCH_LENGTH): bigint {
+  const epoch = BigInt(epochLength);
+  if (head % epoch === 0n) return head;
+  return ((head - 1n) / epoch) * epoch;
+}
+
+/** What reorg did. */
+export interface DevReorg {
+  depth: number;
+  /** The head before and after, and the common ancestor the replacement blocks were sealed on. */
+  oldHead: { number: bigint; hash: Uint8Array };
+  newHead: { number: bigint; hash: Uint8Array };
+  ancestor: { number: bigint; hash: Uint8Array };
+  /** Hashes of the transactions of the replaced blocks (none of them is in a replacement block). */
+  dropped: Uint8Array[];
 }
 
 export interface SealedBlock {
@@ -41,6 +75,7 @@ const COALESCE_MS = 5;
 
 export class DevSealer {
   readonly #now: () => number;
+  readonly #epochLength: number;
   #queue: Promise<unknown> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -56,10 +91,17 @@ export class DevSealer {
     private readonly deps: { logger: Logger },
   ) {
     this.#now = opts.now ?? Date.now;
+    this.#epochLength = opts.epochLength ?? DEV_EPOCH_LENGTH;
+    if (!Number.isSafeInteger(this.#epochLength) || this.#epochLength <= 0)
+      throw new TernError('DEV_SEALER', `the epoch length must be a positive integer, got ${this.#epochLength}`);
   }
 
   /** Starts sealing: on pending transactions (period 0) or on every slot (period N). */
   start(): void {
+    // The head as it is (genesis, or the chain of a --datadir) is safe and its epoch's first block final.
+    this.#enqueue(() => this.#markHeads()).catch((err: unknown) =>
+      this.deps.logger.error('Marking the safe and finalized blocks failed', { err: (err as Error).message }),
+    );
     if (this.opts.period === 0) {
       this.#unsubscribe = this.pool.subscribe(() => this.#schedule());
       if (this.pool.status().pending > 0) this.#schedule();
@@ -87,9 +129,94 @@ export class DevSealer {
 
   /** Seals one block now (one seal at a time). */
   seal(): Promise<SealedBlock> {
-    const run = this.#queue.then(() => this.#sealNow());
+    return this.#enqueue(() => this.#sealNow());
+  }
+
+  /** Replaces the last `depth` blocks with as many empty blocks at the same slots (after any seal under way). */
+  reorg(depth: number): Promise<DevReorg> {
+    return this.#enqueue(() => this.#reorgNow(depth));
+  }
+
+  /** The finalized block number for a head (the epoch rule). */
+  finalizedNumber(head: bigint): bigint {
+    return devFinalizedNumber(head, this.#epochLength);
+  }
+
+  #enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(job);
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Marks the head safe and the latest epoch-boundary block finalized (one forkchoice update of geth's). */
+  async #markHeads(): Promise<void> {
+    const head = this.store.head();
+    const finalized = this.store.canonicalHash(this.finalizedNumber(head.number));
+    await this.store.setForkchoiceMarkers(head.hash, finalized);
+  }
+
+  async #reorgNow(depth: number): Promise<DevReorg> {
+    const old = this.store.head();
+    if (!Number.isSafeInteger(depth) || depth < 1)
+      throw new TernError('DEV_REORG', `the reorg depth must be a positive integer, got ${depth}`);
+    const finalized = this.finalizedNumber(old.number);
+    if (BigInt(depth) > old.number - finalized)
+      throw new TernError(
+        'DEV_REORG',
+        `a reorg of ${depth} blocks from head #${old.number} would replace the finalized block #${finalized}; at most ${old.number - finalized} blocks can be replaced now`,
+      );
+    const ancestorNumber = old.number - BigInt(depth);
+    const ancestorHash = this.store.canonicalHash(ancestorNumber);
+    if (ancestorHash === undefined) throw new TernError('DEV_REORG', `block #${ancestorNumber} is missing`);
+    const replaced: Array<{ timestamp: bigint; txs: Uint8Array[] }> = [];
+    for (let n = ancestorNumber + 1n; n <= old.number; n++) {
+      const block = this.store.blockByNumber(n);
+      if (block === undefined) throw new TernError('DEV_REORG', `block #${n} is missing`);
+      replaced.push({ timestamp: block.header.timestamp, txs: block.transactions.map((t) => keccak256(t)) });
+    }
+    await this.store.setHead(ancestorHash);
+    this.beacon.rewind(ancestorNumber);
+    // The pool takes back what the dropped blocks included (and it can re-inject) before the new blocks are built.
+    await this.pool.onNewHead();
+    for (const r of replaced) {
+      const parent = this.store.head();
+      const built = await this.builder.build(parent.hash, {
+        timestamp: r.timestamp,
+        prevRandao: new Uint8Array(randomBytes(32)),
+        feeRecipient: this.opts.feeRecipient ?? new Uint8Array(20),
+        withdrawals: [],
+        parentBeaconBlockRoot: this.beacon.headRoot(),
+        noTxPool: true,
+      });
+      await this.store.commitBlock({
+        block: built.block,
+        hash: built.hash,
+        receipts: built.receipts,
+        diff: built.diff,
+        storageRoots: built.commitment.storageRoots,
+        newNodes: built.commitment.newNodes,
+      });
+      const h = built.block.header;
+      this.beacon.add({ number: h.number, hash: built.hash, timestamp: h.timestamp, stateRoot: h.stateRoot });
+    }
+    await this.pool.onNewHead();
+    await this.#markHeads();
+    const head = this.store.head();
+    const dropped = replaced.flatMap((r) => r.txs);
+    this.deps.logger.warn('Reorganised the dev chain', {
+      depth,
+      ancestor: ancestorNumber,
+      oldHead: hex(old.hash),
+      newHead: hex(head.hash),
+      dropped: dropped.length,
+    });
+    return {
+      depth,
+      oldHead: { number: old.number, hash: old.hash },
+      newHead: { number: head.number, hash: head.hash },
+      ancestor: { number: ancestorNumber, hash: ancestorHash },
+      dropped,
+    };
   }
 
   async #sealNow(): Promise<SealedBlock> {
@@ -118,6 +245,7 @@ export class DevSealer {
     );
     // commitBlock announced the head; wait until the pool has dropped what this block included.
     await this.pool.onNewHead();
+    await this.#markHeads();
     const txs = built.block.transactions.length;
     this.deps.logger.info('Sealed block', {
       number: h.number,

@@ -22,6 +22,7 @@ import { InlineSenderRecovery } from '../senders/inline.js';
 import { DevBeacon } from './beacon.js';
 import { DevBeaconServer } from './beaconServer.js';
 import { DEV_CHAIN_ID, DEV_DEPOSIT_CONTRACT, devGenesis } from './genesis.js';
+import { devNamespace } from './rpc.js';
 import { DevSealer } from './sealer.js';
 
 export interface DevNode {
@@ -159,6 +160,8 @@ export async function runDev(ctx: ProgramContext, observability?: ExecObservabil
   const sealer = new DevSealer({ period }, node.store, builder, node.txpool, beacon, {
     logger: logger.child('sealer'),
   });
+  // dev_reorg; offered where --http.api / --ws.api list `dev` (or list nothing), and over IPC.
+  node.registry.registerNamespace('dev', devNamespace(sealer));
 
   const server = new DevBeaconServer(
     {

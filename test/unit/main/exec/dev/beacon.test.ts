@@ -1,4 +1,4 @@
-// The dev beacon record: SSZ header roots, slot arithmetic, parent links and blob retention.
+// The dev beacon record: SSZ header roots, slot arithmetic, parent links, blob retention and reorg rewinds.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { beaconHeaderRoot, DevBeacon, versionedHash } from '../../../../../src/main/exec/dev/beacon.js';
@@ -69,6 +69,39 @@ describe('DevBeacon', () => {
     expect(one.sidecars).toBeUndefined();
     expect(two.sidecars).toHaveLength(1);
     expect(three.sidecars).toHaveLength(1);
+  });
+
+  it('rewinds to an execution block: later blocks and their sidecars go, their slots can be filled again', () => {
+    const b = new DevBeacon({ genesisTime: 0n, secondsPerSlot: 1, maxBlobBytes: 250 });
+    const sc = (n: number) => ({
+      blob: new Uint8Array(100).fill(n),
+      commitment: new Uint8Array(48).fill(n),
+      proof: new Uint8Array(48),
+      versionedHash: versionedHash(new Uint8Array(48).fill(n)),
+    });
+    b.add(block(0n, 0n));
+    const one = b.add(block(1n, 1n), [sc(1)]);
+    const two = b.add(block(2n, 2n), [sc(2)]);
+    const three = b.add(block(3n, 3n));
+    b.rewind(1n);
+    expect(b.head()).toBe(one);
+    expect(b.headRoot()).toEqual(one.root);
+    expect(b.bySlot(2n)).toBeUndefined();
+    expect(b.bySlot(3n)).toBeUndefined();
+    expect(b.byRoot(two.root)).toBeUndefined();
+    expect(b.byRoot(three.root)).toBeUndefined();
+    expect(b.byNumber(2n)).toBeUndefined();
+    expect(two.sidecars).toBeUndefined();
+    // A replacement block reuses slot 2 on top of block 1.
+    const other = { ...block(2n, 2n), hash: new Uint8Array(32).fill(0xaa) };
+    const two2 = b.add(other, [sc(5)]);
+    expect(two2.header.parentRoot).toEqual(one.root);
+    expect(b.bySlot(2n)).toBe(two2);
+    expect(b.byNumber(2n)).toBe(two2);
+    // The dropped block's blob bytes were released: 200 bytes held, both blocks keep their sidecars.
+    expect(one.sidecars).toHaveLength(1);
+    expect(two2.sidecars).toHaveLength(1);
+    expect(() => b.rewind(9n)).toThrow(/no beacon block wraps execution block 9/);
   });
 
   it('computes EIP-4844 versioned hashes', () => {

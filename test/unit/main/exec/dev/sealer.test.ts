@@ -1,6 +1,7 @@
 // The --dev sealer over a real chain and pool: pending transactions are sealed (period 0), blocks sit on whole
 // beacon slots with the previous beacon root (which the EIP-4788 contract stores), blob sidecars are kept for the
-// beacon API, and period N seals empty blocks on every slot.
+// beacon API, and period N seals empty blocks on every slot. Safe and finalized follow geth's simulated beacon,
+// and reorg replaces the last blocks (the dev chain's anvil_reorg).
 import { defineKzg, toBlobs } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,11 +12,17 @@ import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { DevBeacon } from '../../../../../src/main/exec/dev/beacon.js';
 import { devGenesis } from '../../../../../src/main/exec/dev/genesis.js';
-import { DevSealer } from '../../../../../src/main/exec/dev/sealer.js';
+import {
+  DEV_EPOCH_LENGTH,
+  DevSealer,
+  type DevSealerOptions,
+  devFinalizedNumber,
+} from '../../../../../src/main/exec/dev/sealer.js';
 import { load as loadCKzg } from '../../../../../src/main/exec/evm/kzg.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { dbPoolChain } from '../../../../../src/main/exec/txpool/chain.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
+import { keccak256 as keccak } from '../../../../../src/main/native/keccak.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const ACCOUNT = privateKeyToAccount(`0x${'42'.repeat(32)}`);
@@ -28,7 +35,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(period: number, now?: () => number) {
+async function setup(period: number, now?: () => number, extra: Partial<DevSealerOptions> = {}) {
   const genesisTime = BigInt(Math.floor(Date.now() / 1000)) - 100n;
   const db = await openDatabase({ engine: 'memory' });
   const store = new ChainStore(db);
@@ -39,7 +46,9 @@ async function setup(period: number, now?: () => number) {
   const beacon = new DevBeacon({ genesisTime, secondsPerSlot: period === 0 ? 1 : period });
   const g = store.head();
   beacon.add({ number: 0n, hash: g.hash, timestamp: g.header.timestamp, stateRoot: g.header.stateRoot });
-  const sealer = new DevSealer({ period, ...(now ? { now } : {}) }, store, builder, pool, beacon, { logger });
+  const sealer = new DevSealer({ period, ...(now ? { now } : {}), ...extra }, store, builder, pool, beacon, {
+    logger,
+  });
   cleanups.push(async () => {
     await sealer.stop();
     stop();
@@ -166,5 +175,86 @@ describe('DevSealer', () => {
     const h2 = store.blockByNumber(2n)!.header;
     expect(h2.timestamp - h1.timestamp).toBe(1n);
     expect(h1.timestamp - genesisTime).toBeGreaterThanOrEqual(100n);
+  });
+
+  it("marks safe and finalized like geth's simulated beacon: head safe, last epoch boundary final", async () => {
+    expect(DEV_EPOCH_LENGTH).toBe(32);
+    expect([0n, 1n, 31n, 32n, 33n, 63n, 64n, 65n].map((n) => devFinalizedNumber(n))).toEqual([
+      0n,
+      0n,
+      0n,
+      32n,
+      32n,
+      32n,
+      64n,
+      64n,
+    ]);
+    const { store, sealer } = await setup(0, undefined, { epochLength: 4 });
+    expect(store.safeHash()).toBeUndefined();
+    sealer.start();
+    // start() marks the head it finds (genesis here).
+    await waitFor(() => store.safeHash());
+    expect(store.safeHash()).toEqual(store.canonicalHash(0n));
+    expect(store.finalizedHash()).toEqual(store.canonicalHash(0n));
+    const want = [0n, 0n, 0n, 4n, 4n, 4n, 4n, 8n, 8n];
+    for (let n = 1n; n <= 9n; n++) {
+      await sealer.seal();
+      expect(store.safeHash(), `safe at ${n}`).toEqual(store.canonicalHash(n));
+      expect(store.finalizedHash(), `finalized at ${n}`).toEqual(store.canonicalHash(want[Number(n) - 1]!));
+    }
+  });
+
+  it('reorg replaces the last blocks with empty ones on the same slots; the pool seals the dropped transactions again', async () => {
+    const { store, pool, beacon, sealer } = await setup(0, undefined, { epochLength: 4 });
+    for (let i = 0; i < 4; i++) await sealer.seal(); // #4: finalized
+    expect((await pool.add(await transfer(0), { local: true })).ok).toBe(true);
+    await sealer.seal(); // #5 holds the transfer
+    await sealer.seal(); // #6
+    const txHash = keccak(store.blockByNumber(5n)!.transactions[0]!);
+    const old = [5n, 6n].map((n) => ({ hash: store.canonicalHash(n)!, header: store.headerByNumber(n)! }));
+    const oldRoots = old.map((o) => beacon.byNumber(o.header.number)!.root);
+    const r = await sealer.reorg(2);
+    expect(r.depth).toBe(2);
+    expect(r.ancestor.number).toBe(4n);
+    expect(r.oldHead).toEqual({ number: 6n, hash: old[1]!.hash });
+    expect(r.dropped).toEqual([txHash]);
+    // Same height, new hashes, same timestamps (slots), no transactions; the chain links and the beacon follows.
+    expect(store.head().number).toBe(6n);
+    expect(r.newHead.hash).toEqual(store.head().hash);
+    for (const [i, n] of [5n, 6n].entries()) {
+      const b = store.blockByNumber(n)!;
+      expect(store.canonicalHash(n)).not.toEqual(old[i]!.hash);
+      expect(b.header.timestamp).toBe(old[i]!.header.timestamp);
+      expect(b.transactions).toHaveLength(0);
+      expect(b.header.parentHash).toEqual(store.canonicalHash(n - 1n));
+      const bb = beacon.byNumber(n)!;
+      expect(bb.blockHash).toEqual(store.canonicalHash(n));
+      expect(beacon.bySlot(bb.header.slot)).toBe(bb);
+      expect(beacon.byRoot(oldRoots[i]!)).toBeUndefined();
+      expect(b.header.parentBeaconBlockRoot).toEqual(beacon.byNumber(n - 1n)!.root);
+    }
+    expect(beacon.head()?.blockHash).toEqual(store.head().hash);
+    expect(store.txLookup(txHash)).toBeUndefined();
+    expect(store.safeHash()).toEqual(store.head().hash);
+    expect(store.finalizedHash()).toEqual(store.canonicalHash(4n));
+    // The transfer went back to the pool and the next block carries it.
+    expect(pool.status().pending).toBe(1);
+    const next = await sealer.seal();
+    expect(next.txs).toBe(1);
+    expect(store.txLookup(txHash)?.blockNumber).toBe(7);
+  });
+
+  it('reorg refuses to replace the finalized block, and a depth that is not a positive integer', async () => {
+    const { store, sealer } = await setup(0, undefined, { epochLength: 4 });
+    for (let i = 0; i < 5; i++) await sealer.seal(); // head #5, finalized #4
+    const head = store.head().hash;
+    await expect(sealer.reorg(2)).rejects.toThrow(/finalized block #4; at most 1 blocks/);
+    await expect(sealer.reorg(0)).rejects.toThrow(/positive integer/);
+    expect(store.head().hash).toEqual(head);
+    const r = await sealer.reorg(1);
+    expect(r.newHead.number).toBe(5n);
+    expect(r.newHead.hash).not.toEqual(head);
+    // The queue goes on after a refusal: sealing still works.
+    expect((await sealer.seal()).number).toBe(6n);
   });
 });
