@@ -346,6 +346,14 @@ export class TernTxPool implements TxPool {
       maxTxGas: this.options.maxTxGas,
       maxBlobs: blobParamsAt(config, head.timestamp)?.max ?? 6,
     });
+    // Refused rather than parked (geth parks them): a fee cap below the head's base fee cannot be included now, and
+    // the caller learns it at once with the state transition's error text. Journal reloads keep what they had.
+    const baseFee = head.baseFeePerGas;
+    if (!opts.fromJournal && baseFee !== undefined && feeCapOf(tx) < baseFee) {
+      reject(
+        `max fee per gas less than block base fee: address ${senderHex}, maxFeePerGas: ${feeCapOf(tx)}, baseFee: ${baseFee}`,
+      );
+    }
     if (isBlob) {
       if (!sidecar) reject('missing sidecar in blob transaction');
       validateSidecar(tx.blobVersionedHashes ?? [], sidecar);

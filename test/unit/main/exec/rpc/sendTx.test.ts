@@ -139,7 +139,7 @@ describe('eth_sendRawTransaction', () => {
     );
   });
 
-  it('refuses insufficient funds, over the fee cap and unprotected transactions', async () => {
+  it('refuses insufficient funds, over the fee cap, a fee cap below the base fee and unprotected transactions', async () => {
     const raw = await sign({
       nonce: 0,
       gas: 21000n,
@@ -164,6 +164,21 @@ describe('eth_sendRawTransaction', () => {
     expect(await rpcError(call('eth_sendRawTransaction', [costly]))).toEqual({
       code: -32000,
       message: 'tx fee (2.10 ether) exceeds the configured cap (1.00 ether)',
+    });
+    const head = (await call('eth_getBlockByNumber', ['latest', false])) as { baseFeePerGas: string };
+    const baseFee = BigInt(head.baseFeePerGas);
+    const cheap = await sign({
+      nonce: 0,
+      gas: 21000n,
+      maxFeePerGas: baseFee - 1n,
+      maxPriorityFeePerGas: 0n,
+      to: POOR.address,
+    });
+    expect(await rpcError(call('eth_sendRawTransaction', [cheap]))).toEqual({
+      code: -32000,
+      message: expect.stringMatching(
+        /^max fee per gas less than block base fee: address 0x[0-9a-f]{40}, maxFeePerGas: \d+, baseFee: \d+$/,
+      ),
     });
     const unprotected = await POOR.signTransaction({
       type: 'legacy',

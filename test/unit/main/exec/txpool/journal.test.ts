@@ -21,6 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function chain(): FakeChain {
   const c = new FakeChain();
+  // The execution-apis blob transaction pays a fee cap far below 1 gwei: a head it can be admitted at.
+  c.head = { ...c.head, header: { ...c.head.header, baseFeePerGas: 1n } };
   for (const k of keys) c.fund(k.address, 10n ** 18n);
   c.fund(`0x${Buffer.from(recoverSender(splitBlobTx(blobTx()).consensus)).toString('hex')}`, 10n ** 20n);
   return c;

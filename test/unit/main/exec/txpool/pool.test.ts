@@ -65,11 +65,15 @@ describe('admission', () => {
     expect(r.ok ? '' : r.message).toMatch(/^insufficient funds for gas \* price \+ value: balance .* queued cost/);
   });
 
-  it('keeps a fee cap below the base fee pooled but out of blocks, as geth does', async () => {
+  it('refuses a fee cap below the head base fee; the builder skips one below its block base fee', async () => {
     const { pool } = await open();
-    expect((await add(pool, A, { nonce: 0, feeCap: 10n, tip: 1n })).ok).toBe(true);
-    expect([...pool.pendingForBlock({ baseFee: 1_000_000_000n, gasLimit: 30_000_000n })]).toHaveLength(0);
-    expect([...pool.pendingForBlock({ baseFee: 5n, gasLimit: 30_000_000n })]).toHaveLength(1);
+    const low = await add(pool, A, { nonce: 0, feeCap: 10n, tip: 1n });
+    expect(low.ok ? 'ok' : low.message).toMatch(
+      /^max fee per gas less than block base fee: address 0x[0-9a-f]{40}, maxFeePerGas: 10, baseFee: 1000000000$/,
+    );
+    expect((await add(pool, A, { nonce: 0, feeCap: 2_000_000_000n, tip: 1n })).ok).toBe(true);
+    expect([...pool.pendingForBlock({ baseFee: 3_000_000_000n, gasLimit: 30_000_000n })]).toHaveLength(0);
+    expect([...pool.pendingForBlock({ baseFee: 1_000_000_000n, gasLimit: 30_000_000n })]).toHaveLength(1);
   });
 
   it('--txpool.pricelimit applies to remotes, not to locals; --txpool.nolocals removes the exemption', async () => {
