@@ -886,7 +886,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Enable experimental test sequencer RPC functionality.',
     category: MISC,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'fetch-withdrawal-root-from-state',

@@ -19,6 +19,7 @@ import type { Engine } from '../engine/interface.js';
 import { withConfDepth } from '../l1/confDepth.js';
 import type { L1BlockRef, L1Source } from '../l1/interface.js';
 import { registerAdminApi } from '../rpc/admin.js';
+import { registerOpstackApi } from '../rpc/opstack.js';
 import type { BlockSigner } from '../signer/interface.js';
 import { setupBlockSigner, signGossipBlock } from '../signer/setup.js';
 import { AdminStateFile, initiallyStopped, type SequencerStateListener } from './adminState.js';
@@ -167,7 +168,25 @@ export async function setupSequencing(ctx: SequencingContext): Promise<Sequencin
     log.warn('--sequencer.stopped/--sequencer.recover have no effect without --sequencer.enabled');
   }
   if (settingOr(settings, 'experimental.sequencer-api', false)) {
-    log.warn('--experimental.sequencer-api: no experimental sequencer methods are offered beyond the admin namespace');
+    let notGossiped = false;
+    registerOpstackApi(ctx.registry, {
+      config,
+      controller: ctx.controller,
+      exclusive: (fn) => ctx.driver.runExclusive(fn),
+      publish: async (block) => {
+        if (settingOr(settings, 'p2p.disable', false)) throw new TernError('P2P_DISABLED', 'P2P not enabled');
+        // P2P gossip is not built yet: the signed message is ready for it.
+        if (!notGossiped)
+          log.info('Signed block via opstack_publishBlockV1; P2P gossip is not built, so it is not broadcast', {
+            number: block.number,
+            hash: block.hash,
+            version: block.version,
+          });
+        notGossiped = true;
+      },
+      recordRequest: metrics && ((m) => metrics.recordRpcServerRequest(m)),
+    });
+    log.info('Experimental OP stack API enabled on the RPC server');
   }
 
   if (settingOr(settings, 'rpc.enable-admin', false)) {
