@@ -80,7 +80,7 @@ async function startAnvil(): Promise<Setup> {
   return { anvil, l1, l1Url };
 }
 
-async function runCase(mode: 'calldata' | 'blobs', batchType: 0 | 1, admin = false) {
+async function runCase(mode: 'calldata' | 'blobs', batchType: 0 | 1, admin = false, reorg = false) {
   const { anvil, l1, l1Url } = await startAnvil();
   const servers: Server[] = [];
   let batcher: ChildProcess | undefined;
@@ -197,37 +197,62 @@ async function runCase(mode: 'calldata' | 'blobs', batchType: 0 | 1, admin = fal
       expect(await rpc.call('admin_batcherActive')).toBe(true);
       await rpc.close();
     }
-    const payloads: Uint8Array[] = [];
-    const txTypes = new Set<string>();
+    let payloads: Uint8Array[] = [];
+    let txTypes = new Set<string>();
     let scanned = 0;
-    const deadline = Date.now() + 60_000;
+    /** The L1 blocks holding batcher transactions, as scanned. */
+    let inclusions: { number: number; hash: string }[] = [];
+    let deadline = Date.now() + 60_000;
     let decoded: Awaited<ReturnType<typeof decodeBatches>> = [];
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      const head = Number(await l1.call<string>('eth_blockNumber'));
-      for (let n = scanned + 1; n <= head; n++) {
-        const b = await l1.call<{ transactions: Record<string, string>[] }>('eth_getBlockByNumber', [
-          `0x${n.toString(16)}`,
-          true,
-        ]);
-        for (const tx of b.transactions) {
-          if (tx.to?.toLowerCase() !== INBOX || tx.from?.toLowerCase() !== BATCHER) continue;
-          txTypes.add(tx.type as string);
-          if (tx.type === '0x3') {
-            const blobs = await l1.call<string[]>('anvil_getBlobsByTransactionHash', [tx.hash]);
-            for (const blob of blobs) payloads.push(decodeBlobData(hexBytes(blob)));
-          } else {
-            payloads.push(hexBytes(tx.input as string));
+    const scan = async () => {
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+        const head = Number(await l1.call<string>('eth_blockNumber'));
+        for (let n = scanned + 1; n <= head; n++) {
+          const b = await l1.call<{ hash: string; transactions: Record<string, string>[] }>('eth_getBlockByNumber', [
+            `0x${n.toString(16)}`,
+            true,
+          ]);
+          for (const tx of b.transactions) {
+            if (tx.to?.toLowerCase() !== INBOX || tx.from?.toLowerCase() !== BATCHER) continue;
+            txTypes.add(tx.type as string);
+            if (inclusions.at(-1)?.number !== n) inclusions.push({ number: n, hash: b.hash });
+            if (tx.type === '0x3') {
+              const blobs = await l1.call<string[]>('anvil_getBlobsByTransactionHash', [tx.hash]);
+              for (const blob of blobs) payloads.push(decodeBlobData(hexBytes(blob)));
+            } else {
+              payloads.push(hexBytes(tx.input as string));
+            }
           }
         }
+        scanned = head;
+        try {
+          decoded = await decodeBatches(payloads, { blockTime: BLOCK_TIME, genesisTime, chainId: L2_CHAIN_ID });
+        } catch {
+          continue; // a channel not closed yet
+        }
+        if (decoded.length >= blocks.length) break;
       }
-      scanned = head;
-      try {
-        decoded = await decodeBatches(payloads, { blockTime: BLOCK_TIME, genesisTime, chainId: L2_CHAIN_ID });
-      } catch {
-        continue; // a channel not closed yet
-      }
-      if (decoded.length >= blocks.length) break;
+    };
+    await scan();
+    if (reorg) {
+      // Every batch is on L1 with its one confirmation. Reorg L1 from the block of the first batcher transaction
+      // on: anvil replaces those blocks with empty ones, and the batcher must notice and post everything again.
+      expect(decoded.length, output).toBe(blocks.length);
+      const first = inclusions[0] as { number: number; hash: string };
+      const head = Number(await l1.call<string>('eth_blockNumber'));
+      await l1.call('anvil_reorg', [head - first.number + 1, []]);
+      const now = await l1.call<{ hash: string }>('eth_getBlockByNumber', [`0x${first.number.toString(16)}`, false]);
+      expect(now.hash).not.toBe(first.hash);
+      payloads = [];
+      txTypes = new Set();
+      inclusions = [];
+      decoded = [];
+      scanned = first.number - 1;
+      deadline = Date.now() + 60_000;
+      await scan();
+      expect(output).toMatch(/reorged out of L1, resubmitting/);
+      expect(inclusions[0]?.number ?? 0, output).toBeGreaterThan(head);
     }
     expect(decoded.length, output).toBe(blocks.length);
     expect(decoded.map((d) => d.timestamp)).toEqual(blocks.map((b) => Number(b.timestamp)));
@@ -274,4 +299,8 @@ describe('tern-batcher against anvil', () => {
   it('posts span batches (brotli) in blobs that decode back to the L2 blocks', async () => {
     await runCase('blobs', 1);
   }, 90_000);
+
+  it('posts the batches again after L1 reorgs them out past their confirmations (anvil_reorg)', async () => {
+    await runCase('calldata', 1, false, true);
+  }, 150_000);
 });

@@ -2,7 +2,9 @@
 // a time; a closed channel's frames are handed out in order, channel after channel, so L1 receives them in the
 // strict order Holocene requires (one sender, increasing nonces). A failed transaction, or a channel that landed
 // over more than channel_timeout L1 blocks, invalidates that channel and every later one: their blocks are queued
-// again and go out in new channels.
+// again and go out in new channels. A fully submitted channel is kept, with the L1 blocks (number and hash) its
+// transactions landed in, until its data can no longer matter (prune): when the driver finds one of those blocks
+// reorged out of L1, that channel and every later one are rebuilt the same way (l1Reorged).
 import { TernError } from '../common/errors.js';
 import type { Logger } from '../common/logger/index.js';
 import { channelIdHex, type Frame } from '../node/derive/frame.js';
@@ -13,6 +15,13 @@ import { MAX_BLOBS_PER_TX } from './options.js';
 export interface L1Head {
   readonly number: number;
   readonly timestamp: number;
+}
+
+/** An L1 block a batcher transaction landed in. */
+export interface L1BlockId {
+  readonly number: number;
+  /** Lower-case 0x hash. */
+  readonly hash: string;
 }
 
 /** The data of one batcher transaction: one frame (calldata) or one frame per blob. */
@@ -31,7 +40,11 @@ interface ChannelState {
   readonly confirmed: Set<number>;
   minInclusion: number;
   maxInclusion: number;
+  /** The L1 blocks its confirmed transactions landed in (those with a known hash). */
+  readonly inclusions: L1BlockId[];
 }
+
+const BLOCK_HASH = /^0x[0-9a-f]{64}$/;
 
 export interface ChannelManagerDeps {
   readonly logger: Logger;
@@ -40,6 +53,8 @@ export interface ChannelManagerDeps {
 export class ChannelManager {
   private blocks: L2Block[] = [];
   private channels: ChannelState[] = [];
+  /** Fully submitted channels, oldest first, kept while an L1 reorg could still take their data away. */
+  private submitted: ChannelState[] = [];
   private readonly txs = new Map<string, { channel: ChannelState; frames: number[] }>();
   private last: L2Block | undefined;
   private readonly logger: Logger;
@@ -63,8 +78,14 @@ export class ChannelManager {
     return this.blocks.length + (open ? open.builder.blocks.length : 0);
   }
 
+  /** Channels still being submitted. */
   get channelCount(): number {
     return this.channels.length;
+  }
+
+  /** Fully submitted channels still watched for L1 reorgs. */
+  get submittedCount(): number {
+    return this.submitted.length;
   }
 
   /** Queues the next L2 block; throws L2_REORG when it does not build on the previous one. */
@@ -83,6 +104,7 @@ export class ChannelManager {
   clear(): void {
     this.blocks = [];
     this.channels = [];
+    this.submitted = [];
     this.txs.clear();
     this.last = undefined;
   }
@@ -104,6 +126,7 @@ export class ChannelManager {
         confirmed: new Set(),
         minInclusion: Number.POSITIVE_INFINITY,
         maxInclusion: -1,
+        inclusions: [],
       };
       this.channels.push(open);
       this.logger.debug('Opened channel', { channel: channelIdHex(open.builder.id), l1Head: head.number });
@@ -157,13 +180,18 @@ export class ChannelManager {
     return { id, channelId, frames: taken, useBlobs: c.builder.cfg.useBlobs };
   }
 
-  /** A transaction is included (with enough confirmations) in L1 block `inclusionBlock`. */
-  txConfirmed(id: string, inclusionBlock: number): void {
+  /**
+   * A transaction is included (with enough confirmations) in L1 block `inclusionBlock` (hash `inclusionHash`, kept to
+   * notice a later L1 reorg; without it the inclusion is not watched).
+   */
+  txConfirmed(id: string, inclusionBlock: number, inclusionHash?: string): void {
     const tx = this.txs.get(id);
     if (tx === undefined) return; // its channel was invalidated meanwhile
     this.txs.delete(id);
     const c = tx.channel;
     for (const f of tx.frames) c.confirmed.add(f);
+    const hash = inclusionHash?.toLowerCase();
+    if (hash !== undefined && BLOCK_HASH.test(hash)) c.inclusions.push({ number: inclusionBlock, hash });
     c.minInclusion = Math.min(c.minInclusion, inclusionBlock);
     c.maxInclusion = Math.max(c.maxInclusion, inclusionBlock);
     if (c.maxInclusion - c.minInclusion >= c.builder.cfg.channelTimeout) {
@@ -176,10 +204,12 @@ export class ChannelManager {
       return;
     }
     // Done channels leave from the front only: a later channel's blocks must stay while an earlier one may fail.
+    // They move to the submitted list, watched for L1 reorgs until prune() lets them go.
     while (this.channels.length > 0) {
       const head = this.channels[0] as ChannelState;
       if (head.frames === undefined || head.confirmed.size < head.frames.length) break;
       this.channels.shift();
+      this.submitted.push(head);
       const blocks = head.builder.blocks;
       this.logger.info('Channel fully submitted', {
         channel: channelIdHex(head.builder.id),
@@ -188,6 +218,49 @@ export class ChannelManager {
         l1: head.maxInclusion,
       });
     }
+  }
+
+  /**
+   * Forgets submitted channels, oldest first, whose data can no longer matter: their blocks are all safe and their
+   * last transaction landed before the safe head's L1 origin, or it landed more than channel_timeout L1 blocks ago.
+   */
+  prune(safeL2: number, safeL1Origin: number | undefined, l1Head: number): void {
+    while (this.submitted.length > 0) {
+      const c = this.submitted[0] as ChannelState;
+      const blocks = c.builder.blocks;
+      const last = blocks[blocks.length - 1]?.number ?? -1;
+      const derived = last <= safeL2 && safeL1Origin !== undefined && c.maxInclusion < safeL1Origin;
+      const expired = c.maxInclusion + c.builder.cfg.channelTimeout < l1Head;
+      if (!derived && !expired) return;
+      this.submitted.shift();
+    }
+  }
+
+  /** The distinct L1 blocks confirmed batcher transactions landed in (of channels still kept), newest first. */
+  inclusionBlocks(): L1BlockId[] {
+    const seen = new Map<string, L1BlockId>();
+    for (const c of [...this.submitted, ...this.channels]) for (const b of c.inclusions) seen.set(b.hash, b);
+    return [...seen.values()].sort((a, b) => b.number - a.number);
+  }
+
+  /**
+   * These L1 blocks are no longer canonical: the first channel (in submission order) with a transaction in one of
+   * them is rebuilt from its L2 blocks, and every later channel with it (Holocene's strict ordering). Returns whether
+   * a channel was requeued.
+   */
+  l1Reorged(gone: readonly L1BlockId[]): boolean {
+    const hashes = new Set(gone.map((b) => b.hash.toLowerCase()));
+    const hit = [...this.submitted, ...this.channels].find((c) => c.inclusions.some((b) => hashes.has(b.hash)));
+    if (hit === undefined) return false;
+    const blocks = hit.builder.blocks;
+    this.logger.warn('Batcher transaction reorged out of L1, resubmitting its channel and later ones', {
+      channel: channelIdHex(hit.builder.id),
+      first: blocks[0]?.number,
+      last: blocks[blocks.length - 1]?.number,
+      l1: hit.inclusions.filter((b) => hashes.has(b.hash)).map((b) => b.number),
+    });
+    this.invalidate(hit);
+    return true;
   }
 
   /** A transaction was given up on (or failed on L1): its channel and every later one are rebuilt. */
@@ -200,9 +273,15 @@ export class ChannelManager {
   }
 
   private invalidate(c: ChannelState): void {
-    const at = this.channels.indexOf(c);
-    if (at < 0) return;
-    const dropped = this.channels.splice(at);
+    let dropped: ChannelState[];
+    const done = this.submitted.indexOf(c);
+    if (done >= 0) {
+      dropped = [...this.submitted.splice(done), ...this.channels.splice(0)];
+    } else {
+      const at = this.channels.indexOf(c);
+      if (at < 0) return;
+      dropped = this.channels.splice(at);
+    }
     for (const [id, tx] of this.txs) if (dropped.includes(tx.channel)) this.txs.delete(id);
     this.blocks = [...dropped.flatMap((d) => d.builder.blocks), ...this.blocks];
   }

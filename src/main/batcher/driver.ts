@@ -1,7 +1,10 @@
 // The batch submitter's loop (op-batcher's driver): every poll interval, read the sequencer's sync status, load the
 // L2 blocks from the last one queued (or the safe head) up to the unsafe head, and hand ready transaction data to
 // the transaction manager, at most --max-pending-tx at a time. A block that does not build on the last one queued
-// (an L2 reorg), or a safe head past everything queued, starts the queue over from the safe head.
+// (an L2 reorg), a safe head past everything queued, or a safe head that moved backwards (the rollup node reset,
+// e.g. after an L1 reorg), starts the queue over from the safe head. Every poll also checks that the newest L1
+// blocks holding our confirmed transactions are still canonical; a channel whose transaction was reorged out of L1,
+// after it had its confirmations, is rebuilt from its L2 blocks with every later channel, and sent again.
 import { TernError } from '../common/errors.js';
 import type { Logger } from '../common/logger/index.js';
 import { MAX_BLOB_DATA_SIZE } from '../node/l1/blobData.js';
@@ -14,7 +17,7 @@ import {
   type RollupConfig,
 } from '../primitives/rollup/config.js';
 import type { ChannelConfig } from './channelBuilder.js';
-import { ChannelManager, type L1Head, type TxData } from './channelManager.js';
+import { ChannelManager, type L1BlockId, type L1Head, type TxData } from './channelManager.js';
 import { batcherPayload, blobSidecar, intrinsicGas } from './l1Tx.js';
 import { l2BlockFromRpc } from './l2Block.js';
 import { type ChannelOptions, compressionOf, MAX_BLOBS_PER_TX } from './options.js';
@@ -40,7 +43,11 @@ export interface DriverDeps {
 interface RefJson {
   hash: string;
   number: number;
+  l1origin?: { hash: string; number: number };
 }
+
+/** Most inclusion blocks looked up in one poll (newest first; a canonical one ends the walk). */
+const MAX_INCLUSION_CHECKS = 8;
 
 const BLOB_GAS_PER_BLOB = 131_072n;
 const q = (v: unknown): bigint => (typeof v === 'string' || typeof v === 'number' ? BigInt(v) : 0n);
@@ -55,6 +62,7 @@ export class BatchSubmitter {
   private wake: (() => void) | undefined;
   private readonly logger: Logger;
   private readonly warned = new Set<string>();
+  private lastSafe: RefJson | undefined;
 
   constructor(
     private readonly opts: DriverOptions,
@@ -172,11 +180,53 @@ export class BatchSubmitter {
     const safe = status.safe_l2;
     const unsafe = status.unsafe_l2;
     if (!safe || !unsafe) throw new TernError('SYNC_STATUS', 'sync status without safe_l2/unsafe_l2');
+    this.checkSafeHead(safe);
     await this.loadBlocks(safe, unsafe);
     const headJson = await this.deps.l1.call<Record<string, unknown>>('eth_getBlockByNumber', ['latest', false]);
     const head: L1Head = { number: Number(q(headJson.number)), timestamp: Number(q(headJson.timestamp)) };
+    this.channels.prune(safe.number, safe.l1origin?.number, head.number);
+    await this.checkInclusions();
     if (this.opts.dataAvailabilityType === 'auto') this.autoBlobs = await this.blobsCheaper(headJson);
     this.publish(head);
+  }
+
+  /** A safe head that moved backwards (or changed at its height): the node reset; start over from its safe head. */
+  private checkSafeHead(safe: RefJson): void {
+    const prev = this.lastSafe;
+    this.lastSafe = safe;
+    if (prev === undefined) return;
+    const back = safe.number < prev.number;
+    const replaced = safe.number === prev.number && safe.hash.toLowerCase() !== prev.hash.toLowerCase();
+    if (!back && !replaced) return;
+    this.logger.warn('Safe head moved backwards, starting over from it', {
+      safe: safe.number,
+      previous: prev.number,
+      hash: safe.hash,
+    });
+    this.channels.clear();
+    this.deps.txmgr.resetNonce();
+  }
+
+  /**
+   * Checks that the newest L1 blocks holding our confirmed transactions are still canonical. If the newest is, the
+   * older ones are too; otherwise walk back until one is (at most MAX_INCLUSION_CHECKS a poll), and rebuild the
+   * first channel with a transaction in a block that is gone, and every later one.
+   */
+  private async checkInclusions(): Promise<void> {
+    const gone: L1BlockId[] = [];
+    for (const b of this.channels.inclusionBlocks().slice(0, MAX_INCLUSION_CHECKS)) {
+      const cur = await this.deps.l1.call<{ hash?: string } | null>('eth_getBlockByNumber', [
+        `0x${b.number.toString(16)}`,
+        false,
+      ]);
+      if (cur?.hash !== undefined && cur.hash.toLowerCase() === b.hash) break;
+      gone.push(b);
+    }
+    if (gone.length === 0) return;
+    this.logger.warn('L1 blocks holding batcher transactions were reorged out', {
+      blocks: gone.map((b) => `${b.number}:${b.hash}`),
+    });
+    if (this.channels.l1Reorged(gone)) this.deps.txmgr.resetNonce();
   }
 
   private async loadBlocks(safe: RefJson, unsafe: RefJson): Promise<void> {
@@ -252,7 +302,7 @@ export class BatchSubmitter {
   private async send(tx: TxData): Promise<void> {
     try {
       const receipt = await this.deps.txmgr.send(this.candidate(tx));
-      if (receipt.success) this.channels.txConfirmed(tx.id, receipt.blockNumber);
+      if (receipt.success) this.channels.txConfirmed(tx.id, receipt.blockNumber, receipt.blockHash);
       else this.channels.txFailed(tx.id);
     } catch (err) {
       if (this.deps.signal.aborted) return;

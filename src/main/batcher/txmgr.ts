@@ -121,6 +121,14 @@ export class TxManager {
     return { tipCap, feeCap, blobFeeCap };
   }
 
+  /**
+   * Forgets the cached nonce: the next send asks L1 again. After an L1 reorg took our transactions away, the nonces
+   * they used may be free again, and later ones would wait behind the gap for ever.
+   */
+  resetNonce(): void {
+    this.nonce = undefined;
+  }
+
   private async nextNonce(): Promise<bigint> {
     if (this.nonce === undefined) {
       this.nonce = q(await this.l1.call<string>('eth_getTransactionCount', [this.signer.address, 'latest']));

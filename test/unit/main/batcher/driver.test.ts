@@ -43,11 +43,27 @@ function rollupConfig(forks: Record<string, number>) {
 const chainOf = (count: number, seed: string, first = 1, parentHash = GENESIS_HASH, t0 = GENESIS_TIME + 2) =>
   fakeL2Chain({ count, first, parentHash, timestamp0: t0, blockTime: 2, epochOf: () => epoch, txs: () => 1, seed });
 
+const l1Hash = (n: number, fork: number) =>
+  `0x${fork.toString(16).padStart(8, '0')}${n.toString(16).padStart(56, '0')}`;
+
 class Fakes {
   l2Blocks: Record<string, unknown>[] = [];
-  safe = { hash: GENESIS_HASH, number: 0 };
+  safe: { hash: string; number: number; l1origin?: { hash: string; number: number } } = {
+    hash: GENESIS_HASH,
+    number: 0,
+  };
   l1Head = 100;
+  /** L1 blocks from this number on belong to fork `l1Fork` (an L1 reorg bumps it). */
+  l1ForkFrom = 0;
+  l1Fork = 0;
+  nonceResets = 0;
   sent: TxCandidate[] = [];
+  l1HashOf = (n: number) => l1Hash(n, n >= this.l1ForkFrom ? this.l1Fork : 0);
+  /** Reorgs L1 from block n on. */
+  reorgL1(n: number): void {
+    this.l1ForkFrom = n;
+    this.l1Fork++;
+  }
   l2: L1Rpc = {
     call: async <T>(_m: string, p: readonly unknown[] = []) => (this.l2Blocks[Number(p[0]) - 1] ?? null) as T,
   };
@@ -58,17 +74,24 @@ class Fakes {
     },
   };
   l1: L1Rpc = {
-    call: async <T>() =>
-      ({
-        number: `0x${this.l1Head.toString(16)}`,
+    call: async <T>(_m: string, p: readonly unknown[] = []) => {
+      const n = p[0] === 'latest' || p[0] === undefined ? this.l1Head : Number(p[0]);
+      if (n > this.l1Head) return null as T;
+      return {
+        number: `0x${n.toString(16)}`,
+        hash: this.l1HashOf(n),
         timestamp: `0x${(GENESIS_TIME + 100).toString(16)}`,
         baseFeePerGas: '0x1',
-      }) as T,
+      } as T;
+    },
   };
   txmgr = {
     send: async (c: TxCandidate): Promise<TxReceipt> => {
       this.sent.push(c);
-      return { txHash: '0x', blockNumber: this.l1Head, blockHash: '0x', success: true };
+      return { txHash: '0x', blockNumber: this.l1Head, blockHash: this.l1HashOf(this.l1Head), success: true };
+    },
+    resetNonce: () => {
+      this.nonceResets++;
     },
   } as unknown as TxManager;
 }
@@ -163,6 +186,117 @@ describe('BatchSubmitter', () => {
     await d.tick();
     expect(d.channels.pendingBlocks).toBe(1);
     expect(d.channels.tip?.number).toBe(6);
+  });
+
+  /** Two channels (L2 blocks 1-3 and 4-6), confirmed in L1 blocks 101 and 102. */
+  async function twoSubmitted(f: Fakes) {
+    const a = await chainOf(3, 'ra');
+    const b = await chainOf(3, 'rb', 4, String(a[2]?.hash), GENESIS_TIME + 8);
+    f.l2Blocks = a;
+    const d = submitter(f);
+    await d.tick(); // channel A opened at L1 100
+    f.l1Head = 101;
+    await d.tick(); // A closes (max duration) and lands in 101
+    await settle();
+    f.l2Blocks = [...a, ...b];
+    await d.tick(); // channel B opened at 101
+    f.l1Head = 102;
+    await d.tick(); // B lands in 102
+    await settle();
+    expect(f.sent).toHaveLength(2);
+    expect(d.channels.submittedCount).toBe(2);
+    expect(d.channels.pendingBlocks).toBe(0);
+    return d;
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 10));
+  const decode = (cs: TxCandidate[]) =>
+    decodeBatches(
+      cs.map((c) => c.data),
+      { blockTime: 2, genesisTime: GENESIS_TIME, chainId: L2_CHAIN_ID },
+    );
+
+  it('a confirmed batch transaction reorged out of L1 gets its channel, and every later one, rebuilt and resent', async () => {
+    const f = new Fakes();
+    const d = await twoSubmitted(f);
+    await d.tick(); // still canonical: nothing happens
+    expect(d.channels.submittedCount).toBe(2);
+    expect(f.sent).toHaveLength(2);
+    // L1 reorgs from block 101: both inclusion blocks are gone (the new chain is longer).
+    f.reorgL1(101);
+    f.l1Head = 103;
+    await d.tick();
+    expect(d.channels.submittedCount).toBe(0);
+    expect(f.nonceResets).toBe(1);
+    expect(d.channels.pendingBlocks).toBe(6);
+    f.l1Head = 104;
+    await d.tick(); // the rebuilt channel closes and goes out
+    await settle();
+    const resent = f.sent.slice(2);
+    expect(resent.length).toBeGreaterThan(0);
+    const old = await decode(f.sent.slice(0, 2));
+    const again = await decode(resent);
+    expect(again.map((x) => x.txHashes)).toEqual(f.l2Blocks.map(userTxsOf));
+    expect(old.map((x) => x.txHashes)).toEqual(again.map((x) => x.txHashes));
+    expect(parseFrames(resent[0]?.data as Uint8Array)[0]?.id).not.toEqual(
+      parseFrames(f.sent[0]?.data as Uint8Array)[0]?.id,
+    );
+    // The new inclusion (block 104 of the new fork) is watched in turn.
+    expect(d.channels.submittedCount).toBe(1);
+  });
+
+  it('a reorg of only the newest inclusion block rebuilds only the channels from there on', async () => {
+    const f = new Fakes();
+    const d = await twoSubmitted(f);
+    f.reorgL1(102);
+    await d.tick();
+    expect(d.channels.submittedCount).toBe(1);
+    expect(d.channels.pendingBlocks).toBe(3);
+    f.l1Head = 103;
+    await d.tick();
+    await settle();
+    const again = await decode(f.sent.slice(2));
+    expect(again.map((x) => x.txHashes)).toEqual(f.l2Blocks.slice(3).map(userTxsOf));
+  });
+
+  it('a reorg that shortens L1 below the inclusion block is noticed too', async () => {
+    const f = new Fakes();
+    const d = await twoSubmitted(f);
+    f.reorgL1(101);
+    f.l1Head = 100;
+    await d.tick();
+    expect(d.channels.submittedCount).toBe(0);
+    expect(d.channels.pendingBlocks).toBe(6);
+  });
+
+  it('forgets submitted channels once safe past their L1 blocks, or after channel_timeout', async () => {
+    const f = new Fakes();
+    const d = await twoSubmitted(f);
+    const b3 = f.l2Blocks[2] as Record<string, string>;
+    // Safe up to A's last block, derived from L1 past A's inclusion block: A can go, B stays.
+    f.safe = { hash: b3.hash, number: 3, l1origin: { hash: f.l1HashOf(102), number: 102 } };
+    await d.tick();
+    expect(d.channels.submittedCount).toBe(1);
+    f.l1Head = 102 + 300 + 1; // channel_timeout past B's inclusion
+    await d.tick();
+    expect(d.channels.submittedCount).toBe(0);
+    // Nothing is watched any more: a reorg now changes nothing.
+    f.reorgL1(101);
+    await d.tick();
+    expect(f.nonceResets).toBe(0);
+  });
+
+  it('a safe head that moves backwards starts over from it', async () => {
+    const f = new Fakes();
+    const d = await twoSubmitted(f);
+    const b3 = f.l2Blocks[2] as Record<string, string>;
+    f.safe = { hash: b3.hash, number: 3 };
+    await d.tick();
+    expect(d.channels.submittedCount).toBe(2);
+    f.safe = { hash: GENESIS_HASH, number: 0 }; // the node reset (an L1 reorg took the batches away)
+    await d.tick();
+    expect(d.channels.submittedCount).toBe(0);
+    expect(d.channels.pendingBlocks).toBe(6);
+    expect(f.nonceResets).toBe(1);
   });
 
   it('stopped: admin start/stop', async () => {
