@@ -470,3 +470,126 @@ describe('tern-devnet in-process: a replica killed mid-sync', () => {
     expect(devnet.processes.every((p) => !p.running)).toBe(true);
   }, 360_000);
 });
+
+describe('tern-devnet with --l1 anvil', () => {
+  it('blob batches and a deposit on anvil: the replica agrees with the sequencer', async (ctx) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tern-devnet-e2e-anvil-'));
+    const opts = parseDevnetArgs([`--workdir=${dir}`, '--l1', 'anvil', '--l1-block-time=1', '--da=blobs']);
+    if (opts === 'help') throw new Error('unexpected help');
+    const lines: string[] = [];
+    const devnet = new Devnet(opts, { print: (l) => lines.push(l) });
+    const wait = async <T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const v = await f().catch(() => undefined);
+        if (v !== undefined) return v;
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}; devnet output:\n${lines.join('\n')}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    };
+    try {
+      const started = await devnet.start();
+      if (started.missing.length > 0) {
+        ctx.skip(`needs the whole network; missing: ${started.missing.join('; ')}`);
+        return;
+      }
+      expect(started.l1.program).toBe('anvil');
+      expect(lines.join('\n')).toMatch(/--l1\.trustrpc/);
+      // rollup.json names anvil's own block 0, and the nodes were told to trust the RPC.
+      const rollupJson = JSON.parse(readFileSync(started.rollupConfig, 'utf8')) as {
+        genesis: { l1: { hash: string } };
+        deposit_contract_address: `0x${string}`;
+        batch_inbox_address: string;
+      };
+      const l1 = started.l1.rpc;
+      const g0 = await rpcCall<{ hash: string; timestamp: string }>(l1, 'eth_getBlockByNumber', ['0x0', false]);
+      expect(rollupJson.genesis.l1.hash).toBe(g0.hash);
+      expect(await rpcCall(l1, 'eth_chainId')).toBe('0x539');
+      const nodeProc = devnet.processes.find((p) => p.spec.name === 'replica-1-node');
+      expect(nodeProc?.spec.args).toContain('--l1.trustrpc');
+      // The beacon proxy: anvil's genesis time and 1-second slots.
+      const bg = await getJson<{ data: { genesis_time: string } }>(`${started.l1.beacon}/eth/v1/beacon/genesis`);
+      expect(Number(bg.data.genesis_time)).toBe(Number(g0.timestamp));
+      const spec = await getJson<{ data: { SECONDS_PER_SLOT: string } }>(`${started.l1.beacon}/eth/v1/config/spec`);
+      expect(spec.data.SECONDS_PER_SLOT).toBe('1');
+
+      // A deposit through the devnet portal on anvil.
+      const user = started.accounts.find((a) => a.role === 'test');
+      if (!user) throw new Error('devnet.json lists no test account');
+      const account = privateKeyToAccount(user.privateKey as `0x${string}`);
+      const data = encodeFunctionData({
+        abi: portalAbi,
+        functionName: 'depositTransaction',
+        args: ['0x00000000000000000000000000000000000000aa', 5n, 100_000n, false, '0xc0ffee'],
+      });
+      const nonce = Number(await rpcCall<string>(l1, 'eth_getTransactionCount', [account.address, 'pending']));
+      const raw = await account.signTransaction({
+        type: 'eip1559',
+        chainId: 1337,
+        nonce,
+        to: rollupJson.deposit_contract_address,
+        value: 10n ** 15n,
+        data,
+        gas: 200_000n,
+        maxFeePerGas: 100_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+      });
+      const txHash = await rpcCall<string>(l1, 'eth_sendRawTransaction', [raw]);
+      const receipt = await wait('the deposit receipt', 30_000, async () => {
+        const r = await rpcCall<L1Receipt | null>(l1, 'eth_getTransactionReceipt', [txHash]);
+        return r ?? undefined;
+      });
+      expect(receipt.status).toBe('0x1');
+      const log = receipt.logs[0] as L1Receipt['logs'][number];
+      const dep = decodeDepositLog(
+        { address: hexBytes(log.address), topics: log.topics.map(hexBytes), data: hexBytes(log.data) },
+        receipt.blockHash,
+        Number(log.logIndex),
+      );
+      const sourceHash = `0x${Buffer.from(dep.sourceHash).toString('hex')}`;
+
+      // The deposit lands in an L2 block the replica derives as safe, from blob batches, as the sequencer has it.
+      const [seq, replica] = started.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
+      const depositBlock = await wait('the deposit on the sequencer', 120_000, async () => {
+        const head = Number(await rpcCall<string>(seq.execRpc, 'eth_blockNumber'));
+        for (let i = head; i >= 1; i--) {
+          const b = await rpcCall<{ transactions: Array<{ type: string; sourceHash?: string }> }>(
+            seq.execRpc,
+            'eth_getBlockByNumber',
+            [`0x${i.toString(16)}`, true],
+          );
+          if (b.transactions.some((t) => t.type === '0x7e' && t.sourceHash === sourceHash)) return i;
+        }
+        return undefined;
+      });
+      const safe = await wait('the replica safe head past the deposit block', 180_000, async () => {
+        const s = await rpcCall<{ safe_l2: { number: number } }>(replica.nodeRpc as string, 'optimism_syncStatus');
+        return s.safe_l2.number >= Math.max(depositBlock, 3) ? s.safe_l2.number : undefined;
+      });
+      for (let n = 1; n <= safe; n++) {
+        const q = [`0x${n.toString(16)}`, false];
+        const a = await rpcCall<{ hash: string }>(seq.execRpc, 'eth_getBlockByNumber', q);
+        const b = await rpcCall<{ hash: string }>(replica.execRpc, 'eth_getBlockByNumber', q);
+        expect(b.hash, `block ${n}`).toBe(a.hash);
+      }
+      const head = Number(await rpcCall<string>(l1, 'eth_blockNumber'));
+      const types = new Set<string>();
+      for (let n = 1; n <= head; n++) {
+        const b = await rpcCall<{ transactions: Array<{ to: string | null; type: string }> }>(
+          l1,
+          'eth_getBlockByNumber',
+          [`0x${n.toString(16)}`, true],
+        );
+        for (const tx of b.transactions) if (tx.to === rollupJson.batch_inbox_address) types.add(tx.type);
+      }
+      expect([...types]).toEqual(['0x3']);
+      const died = await Promise.race([devnet.died, new Promise((r) => setTimeout(() => r('none'), 10))]);
+      expect(died).toBe('none');
+    } finally {
+      await devnet.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(devnet.processes.every((p) => !p.running)).toBe(true);
+  }, 360_000);
+});

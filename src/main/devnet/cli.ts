@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../common/paths.js';
+import { anvilBinary } from './anvil.js';
 import { detectCapabilities } from './capabilities.js';
 import type { RunOptions } from './run.js';
 import { runDevnet } from './run.js';
 
 export const HELP = `tern-devnet: a local OP-Stack network in one command
 
-Starts layer 1 (tern-exec --dev, with its beacon API), a sequencer pair (tern-exec + tern-node --sequencer.enabled),
+Starts layer 1 (tern-exec --dev with its beacon API, or anvil), a sequencer pair (tern-exec + tern-node --sequencer.enabled),
 tern-batcher and replica pairs (tern-exec + tern-node deriving from layer 1), on free loopback ports. The work
 directory holds rollup.json, both genesis files, the JWT secrets, one log per process (logs/) and devnet.json with
 every endpoint, pid and funded test key. Ctrl-C stops everything.
@@ -26,7 +27,10 @@ Options:
   --seq-window N         sequencing window in L1 blocks (default 200)
   --jovian               activate Jovian at genesis (default: forks through Isthmus)
   --l2-chain-id ID       L2 chain id (default 901)
-  --l1 tern-exec|anvil   layer-1 program (default tern-exec; anvil is not supported yet)
+  --l1 tern-exec|anvil   layer-1 program (default tern-exec). anvil (Foundry) starts from the same L1 genesis
+                         with --block-time = --l1-block-time behind a small beacon proxy; the rollup nodes then
+                         run with --l1.trustrpc (anvil's blob-block transactions roots are wrong), anvil's
+                         finalized block is the head minus 64, and --reuse is refused (anvil's chain is in memory)
   --engine http|in-process   how rollup nodes reach their engine (default http; in-process is not supported yet)
   --status-interval S    seconds between status lines (default 5)
   --ready-timeout S      seconds to wait for each process to answer (default 90)
@@ -71,8 +75,16 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
   if (da !== 'blobs' && da !== 'calldata')
     throw new CliError(`--da must be blobs or calldata, got ${JSON.stringify(da)}`);
   const l1 = values.l1 ?? 'tern-exec';
-  if (l1 === 'anvil') throw new CliError('--l1 anvil is not supported yet: anvil has no beacon blob endpoints here');
-  if (l1 !== 'tern-exec') throw new CliError(`--l1 must be tern-exec or anvil, got ${JSON.stringify(l1)}`);
+  if (l1 !== 'tern-exec' && l1 !== 'anvil') {
+    throw new CliError(`--l1 must be tern-exec or anvil, got ${JSON.stringify(l1)}`);
+  }
+  const anvil = l1 === 'anvil' ? anvilBinary() : undefined;
+  if (l1 === 'anvil') {
+    if (anvil === undefined) {
+      throw new CliError('--l1 anvil: anvil is not installed (node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil)');
+    }
+    if (values.reuse) throw new CliError('--reuse cannot be used with --l1 anvil: anvil keeps its chain in memory');
+  }
   const engine = values.engine ?? 'http';
   if (engine === 'in-process')
     throw new CliError('--engine in-process is not supported yet: tern-node has no in-process engine');
@@ -96,7 +108,13 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
     dataAvailability: da,
     jovian: values.jovian ?? false,
     host: '127.0.0.1',
-    programs: { exec: bin('tern-exec'), node: bin('tern-node'), batcher: bin('tern-batcher') },
+    l1Program: l1,
+    programs: {
+      exec: bin('tern-exec'),
+      node: bin('tern-node'),
+      batcher: bin('tern-batcher'),
+      ...(anvil === undefined ? {} : { anvil: [anvil] }),
+    },
     capabilities: detectCapabilities(),
   };
 }

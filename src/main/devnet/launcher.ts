@@ -7,8 +7,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, resolve } from 'node:path';
 import { TernError } from '../common/errors.js';
 import { accountFor, devAccounts } from './accounts.js';
+import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
-import { genesisBlockId, l1GenesisJson, l2GenesisJson } from './genesis.js';
+import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson } from './genesis.js';
 import { freePorts } from './ports.js';
 import { describeExit, type ExitInfo, ManagedProcess, waitReady } from './process.js';
 import { devnetRollupJson } from './rollupConfig.js';
@@ -21,8 +22,10 @@ export interface DevnetOptions {
   replicas: number;
   /** L2 block time (rollup.json block_time), seconds. */
   blockTime: number;
-  /** L1 --dev.period, seconds. */
+  /** L1 --dev.period (anvil: --block-time), seconds. */
   l1BlockTime: number;
+  /** The layer-1 program (default tern-exec --dev); anvil needs `programs.anvil`. */
+  l1Program?: 'tern-exec' | 'anvil';
   dataAvailability: 'blobs' | 'calldata';
   /** rollup.json seq_window_size (L1 blocks): past it without batches, replicas derive deposit-only blocks. */
   seqWindow: number;
@@ -31,7 +34,12 @@ export interface DevnetOptions {
   host: string;
   readyTimeoutMs: number;
   /** Command prefixes of the programs, e.g. [node, bin/tern-exec.js]. */
-  programs: { exec: readonly string[]; node: readonly string[]; batcher: readonly string[] };
+  programs: {
+    exec: readonly string[];
+    node: readonly string[];
+    batcher: readonly string[];
+    anvil?: readonly string[];
+  };
   capabilities: Capabilities;
 }
 
@@ -57,7 +65,16 @@ export interface DevnetInfo {
   rollupConfig: string;
   l1Genesis: string;
   l2Genesis: string;
-  l1: { rpc: string; beacon: string; chainId: number; genesis: string; pid?: number; log: string };
+  l1: {
+    rpc: string;
+    beacon: string;
+    chainId: number;
+    genesis: string;
+    pid?: number;
+    log: string;
+    /** Absent in devnet.json files written before anvil was supported: tern-exec. */
+    program?: 'tern-exec' | 'anvil';
+  };
   l2: { chainId: number; genesis: string; blockTime: number };
   nodes: NodeInfo[];
   batcher: { pid?: number; log: string; address: string; dataAvailability: string } | null;
@@ -85,6 +102,7 @@ export class Devnet {
   /** Processes being restarted on purpose: their exit is not a death. */
   readonly #restarting = new Set<ManagedProcess>();
   #stopping: Promise<void> | undefined;
+  #beaconProxy: BeaconProxy | undefined;
   #info: DevnetInfo | undefined;
   #resolveDeath!: (d: { name: string; exit: ExitInfo }) => void;
   /** Resolves when a child dies on its own (not while stopping). */
@@ -123,9 +141,16 @@ export class Devnet {
 
   async #start(): Promise<DevnetInfo> {
     const o = this.opts;
+    const anvil = o.l1Program === 'anvil';
+    if (anvil && o.existing === 'reuse') {
+      fail(
+        'DEVNET_UNSUPPORTED',
+        '--reuse with --l1 anvil: anvil keeps its chain in memory, there is no layer 1 to continue',
+      );
+    }
+    if (anvil && o.programs.anvil === undefined) fail('DEVNET_UNSUPPORTED', '--l1 anvil: no anvil program given');
     const reuse = this.#prepareWorkdir();
     mkdirSync(this.#path('logs'), { recursive: true });
-    const { l1Id, l2Id } = reuse ? this.#loadFiles() : this.#writeFiles();
     const caps = o.capabilities;
     const missing: string[] = [];
     const why = (role: Role, what: string): boolean => {
@@ -134,7 +159,10 @@ export class Devnet {
       missing.push(`${what}: not built yet (needs ${m.map((f) => `--${f}`).join(', ')})`);
       return false;
     };
-    if (!why('l1', 'layer 1 (tern-exec --dev)') || !why('engine', 'execution engines (tern-exec --authrpc)')) {
+    if (
+      (!anvil && !why('l1', 'layer 1 (tern-exec --dev)')) ||
+      !why('engine', 'execution engines (tern-exec --authrpc)')
+    ) {
       fail('DEVNET_UNSUPPORTED', `cannot start the devnet: ${missing.join('; ')}`);
     }
 
@@ -143,36 +171,67 @@ export class Devnet {
     const url = (port: number) => `http://${o.host}:${port}`;
     const [l1Http, l1Beacon, l1Auth] = ports as [number, number, number];
 
-    // Layer 1.
-    const l1Dir = this.#path('l1');
-    if (!existsSync(join(l1Dir, 'chaindata'))) await this.#init('l1', l1Dir, this.#path(FILES.l1Genesis));
-    const l1 = this.#spawn('l1', o.programs.exec, [
-      '--dev',
-      `--datadir=${l1Dir}`,
-      `--dev.period=${o.l1BlockTime}`,
-      `--dev.beacon.addr=${o.host}`,
-      `--dev.beacon.port=${l1Beacon}`,
-      '--http',
-      `--http.addr=${o.host}`,
-      `--http.port=${l1Http}`,
-      // dev: dev_reorg, for tests of layer-1 reorgs.
-      '--http.api=eth,net,web3,txpool,debug,dev',
-      `--authrpc.addr=${o.host}`,
-      `--authrpc.port=${l1Auth}`,
-      ...builtArgs(caps, 'exec', [['ipcdisable'], ['lightkdf']]),
-    ]);
+    // Layer 1. For anvil, rollup.json is written once anvil tells its genesis hash.
+    const files = reuse ? this.#loadFiles() : this.#writeFiles(!anvil);
+    const l2Id = files.l2Id;
+    let l1Id: { hash: string; number: number; time: number };
+    let l1: ManagedProcess;
+    let beacon: string;
     const l1Rpc = url(l1Http);
-    const beacon = url(l1Beacon);
-    await waitReady(l1, async () => (await rpcCall<string>(l1Rpc, 'eth_chainId')) !== undefined, {
-      timeoutMs: o.readyTimeoutMs,
-      what: `JSON-RPC at ${l1Rpc}`,
-    });
-    await waitReady(l1, async () => (await getJson(`${beacon}/eth/v1/beacon/genesis`)) !== undefined, {
-      timeoutMs: o.readyTimeoutMs,
-      what: `beacon API at ${beacon}`,
-    });
-    await this.#checkGenesis('l1', l1Rpc, l1Id.hash);
-    this.deps.print(`  layer 1 answers at ${l1Rpc} (beacon ${beacon})`);
+    if (anvil) {
+      l1 = this.#spawn(
+        'l1',
+        o.programs.anvil as readonly string[],
+        anvilArgs({ genesisFile: this.#path(FILES.l1Genesis), host: o.host, port: l1Http, blockTime: o.l1BlockTime }),
+      );
+      await waitReady(l1, async () => (await rpcCall<string>(l1Rpc, 'eth_chainId')) !== undefined, {
+        timeoutMs: o.readyTimeoutMs,
+        what: `JSON-RPC at ${l1Rpc}`,
+      });
+      l1Id = await this.#anvilGenesis(l1Rpc, files.l1Json as Record<string, unknown>);
+      this.#writeRollup(l1Id, l2Id);
+      this.#beaconProxy = await startBeaconProxy({ rpc: l1Rpc, host: o.host, port: l1Beacon });
+      beacon = this.#beaconProxy.url;
+      await waitReady(l1, async () => (await getJson(`${beacon}/eth/v1/beacon/genesis`)) !== undefined, {
+        timeoutMs: o.readyTimeoutMs,
+        what: `beacon API (proxy) at ${beacon}`,
+      });
+      this.deps.print(`  layer 1 (anvil) answers at ${l1Rpc} (beacon proxy ${beacon}), genesis ${l1Id.hash}`);
+      this.deps.print(
+        '  NOTE: layer 1 is anvil, so the rollup nodes run with --l1.trustrpc: anvil computes a wrong transactions ' +
+          'root for blocks with blob transactions, and a verifying node would reject them',
+      );
+    } else {
+      l1Id = files.l1Id;
+      const l1Dir = this.#path('l1');
+      if (!existsSync(join(l1Dir, 'chaindata'))) await this.#init('l1', l1Dir, this.#path(FILES.l1Genesis));
+      l1 = this.#spawn('l1', o.programs.exec, [
+        '--dev',
+        `--datadir=${l1Dir}`,
+        `--dev.period=${o.l1BlockTime}`,
+        `--dev.beacon.addr=${o.host}`,
+        `--dev.beacon.port=${l1Beacon}`,
+        '--http',
+        `--http.addr=${o.host}`,
+        `--http.port=${l1Http}`,
+        // dev: dev_reorg, for tests of layer-1 reorgs.
+        '--http.api=eth,net,web3,txpool,debug,dev',
+        `--authrpc.addr=${o.host}`,
+        `--authrpc.port=${l1Auth}`,
+        ...builtArgs(caps, 'exec', [['ipcdisable'], ['lightkdf']]),
+      ]);
+      beacon = url(l1Beacon);
+      await waitReady(l1, async () => (await rpcCall<string>(l1Rpc, 'eth_chainId')) !== undefined, {
+        timeoutMs: o.readyTimeoutMs,
+        what: `JSON-RPC at ${l1Rpc}`,
+      });
+      await waitReady(l1, async () => (await getJson(`${beacon}/eth/v1/beacon/genesis`)) !== undefined, {
+        timeoutMs: o.readyTimeoutMs,
+        what: `beacon API at ${beacon}`,
+      });
+      await this.#checkGenesis('l1', l1Rpc, l1Id.hash);
+      this.deps.print(`  layer 1 answers at ${l1Rpc} (beacon ${beacon})`);
+    }
 
     // Execution engines, one per node, started together.
     const nodes: NodeInfo[] = names.map((name, i) => {
@@ -256,12 +315,15 @@ export class Devnet {
           `--rollup.config=${this.#path(FILES.rollup)}`,
           `--rollup.l1-chain-config=${this.#path(FILES.l1Genesis)}`,
           `--rpc.port=${new URL(n.nodeRpc as string).port}`,
+          // anvil's blocks with blob transactions do not verify (see the note printed above).
+          ...(anvil ? ['--l1.trustrpc'] : []),
           ...role,
           ...builtArgs(caps, 'node', [
             ['rpc.addr', o.host],
             ['p2p.disable'],
             ['l1.http-poll-interval', `${Math.max(1, Math.floor(o.l1BlockTime / 2))}s`],
-            // Safe/finalized layer-1 blocks (the dev chain finalizes every 32 blocks): op-node's 384 s is too slow here.
+            // Safe/finalized layer-1 blocks (the dev chain finalizes every 32 blocks, anvil's finalized is the head
+            // minus 64): op-node's 384 s is too slow here.
             ['l1.epoch-poll-interval', `${2 * o.l1BlockTime}s`],
             ['metrics.enabled'],
             ['metrics.addr', o.host],
@@ -322,7 +384,15 @@ export class Devnet {
       rollupConfig: resolve(this.#path(FILES.rollup)),
       l1Genesis: resolve(this.#path(FILES.l1Genesis)),
       l2Genesis: resolve(this.#path(FILES.l2Genesis)),
-      l1: { rpc: l1Rpc, beacon, chainId: L1_CHAIN_ID, genesis: l1Id.hash, pid: l1.pid, log: l1.spec.logFile },
+      l1: {
+        rpc: l1Rpc,
+        beacon,
+        chainId: L1_CHAIN_ID,
+        genesis: l1Id.hash,
+        pid: l1.pid,
+        log: l1.spec.logFile,
+        program: anvil ? 'anvil' : 'tern-exec',
+      },
       l2: { chainId: Number(o.l2ChainId), genesis: l2Id.hash, blockTime: o.blockTime },
       nodes,
       batcher,
@@ -352,7 +422,12 @@ export class Devnet {
     return false;
   }
 
-  #writeFiles(): { l1Id: { hash: string }; l2Id: { hash: string } } {
+  /** Writes both genesis files, and rollup.json unless `rollup` is false (anvil: its genesis hash comes later). */
+  #writeFiles(rollup: boolean): {
+    l1Id: { hash: string; number: number; time: number };
+    l2Id: { hash: string; number: number; time: number };
+    l1Json: Record<string, unknown>;
+  } {
     const o = this.opts;
     // Start the L1 a slot in the past so its first block is sealed right away.
     const time = Math.floor(Date.now() / 1000) - o.l1BlockTime;
@@ -360,6 +435,21 @@ export class Devnet {
     const l2Json = l2GenesisJson({ chainId: o.l2ChainId, timestamp: time, gasLimit: L2_GAS_LIMIT, jovian: o.jovian });
     const l1Id = genesisBlockId(l1Json);
     const l2Id = genesisBlockId(l2Json);
+    this.#write(FILES.l1Genesis, l1Json);
+    this.#write(FILES.l2Genesis, l2Json);
+    if (rollup) this.#writeRollup(l1Id, l2Id);
+    return { l1Id, l2Id, l1Json };
+  }
+
+  #write(file: string, v: unknown): void {
+    writeFileSync(this.#path(file), `${JSON.stringify(v, null, 2)}\n`);
+  }
+
+  #writeRollup(
+    l1Id: { hash: string; number: number; time: number },
+    l2Id: { hash: string; number: number; time: number },
+  ): void {
+    const o = this.opts;
     const rollup = devnetRollupJson({
       l1: l1Id,
       l2: l2Id,
@@ -371,16 +461,41 @@ export class Devnet {
       jovian: o.jovian,
       seqWindowSize: o.seqWindow,
     });
-    const write = (f: string, v: unknown) => writeFileSync(this.#path(f), `${JSON.stringify(v, null, 2)}\n`);
-    write(FILES.l1Genesis, l1Json);
-    write(FILES.l2Genesis, l2Json);
-    write(FILES.rollup, rollup);
-    return { l1Id, l2Id };
+    this.#write(FILES.rollup, rollup);
   }
 
-  #loadFiles(): { l1Id: { hash: string }; l2Id: { hash: string } } {
+  #loadFiles(): {
+    l1Id: { hash: string; number: number; time: number };
+    l2Id: { hash: string; number: number; time: number };
+    l1Json: Record<string, unknown>;
+  } {
     const read = (f: string) => JSON.parse(readFileSync(this.#path(f), 'utf8')) as Record<string, unknown>;
-    return { l1Id: genesisBlockId(read(FILES.l1Genesis)), l2Id: genesisBlockId(read(FILES.l2Genesis)) };
+    const l1Json = read(FILES.l1Genesis);
+    return { l1Id: genesisBlockId(l1Json), l2Id: genesisBlockId(read(FILES.l2Genesis)), l1Json };
+  }
+
+  /**
+   * anvil's block 0, checked against the genesis file it was given: same chain id, time and funded accounts, and the
+   * portal's code (so `--init` kept the alloc). Returns its id for rollup.json.
+   */
+  async #anvilGenesis(
+    rpc: string,
+    l1Json: Record<string, unknown>,
+  ): Promise<{ hash: string; number: number; time: number }> {
+    const block = await rpcCall<{ hash: string; timestamp: string } | null>(rpc, 'eth_getBlockByNumber', [
+      '0x0',
+      false,
+    ]);
+    if (!block) fail('DEVNET_GENESIS', 'anvil has no block 0');
+    const want = Number(l1Json.timestamp as string);
+    if (Number(block.timestamp) !== want) {
+      fail('DEVNET_GENESIS', `anvil's genesis time is ${Number(block.timestamp)}, the genesis file says ${want}`);
+    }
+    const chainId = Number(await rpcCall<string>(rpc, 'eth_chainId'));
+    if (chainId !== L1_CHAIN_ID) fail('DEVNET_GENESIS', `anvil runs chain ${chainId}, not ${L1_CHAIN_ID}`);
+    const code = await rpcCall<string>(rpc, 'eth_getCode', [L1_PORTAL_ADDRESS, '0x0']);
+    if (code === '0x' || code === '') fail('DEVNET_GENESIS', `anvil has no code at the portal ${L1_PORTAL_ADDRESS}`);
+    return { hash: block.hash, number: 0, time: want };
   }
 
   async #init(name: string, datadir: string, genesis: string): Promise<void> {
@@ -468,6 +583,7 @@ export class Devnet {
       for (let t = 0; t <= 3; t++) {
         await Promise.all(this.#procs.filter((p) => tier(p.spec.name) === t).map((p) => p.stop(graceMs)));
       }
+      await this.#beaconProxy?.close();
     })();
     return this.#stopping;
   }

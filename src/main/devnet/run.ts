@@ -16,8 +16,13 @@ export function summary(info: DevnetInfo): string[] {
   };
   const lines = [
     `tern-devnet running in ${info.workdir}`,
-    `  L1 (tern-exec --dev, chain ${info.l1.chainId})  rpc ${info.l1.rpc}  beacon ${info.l1.beacon}`,
+    info.l1.program === 'anvil'
+      ? `  L1 (anvil, chain ${info.l1.chainId})  rpc ${info.l1.rpc}  beacon proxy ${info.l1.beacon}`
+      : `  L1 (tern-exec --dev, chain ${info.l1.chainId})  rpc ${info.l1.rpc}  beacon ${info.l1.beacon}`,
   ];
+  if (info.l1.program === 'anvil') {
+    lines.push('  NOTE: rollup nodes run with --l1.trustrpc (anvil computes wrong transactions roots for blob blocks)');
+  }
   for (const n of info.nodes) {
     lines.push(
       `  ${n.name.padEnd(10)} exec ${n.execRpc}  engine ${n.engine}  node ${n.nodeRpc ?? 'not running'}` +

@@ -24,10 +24,21 @@ describe('tern-devnet command line', () => {
     expect(parseDevnetArgs(['--help'])).toBe('help');
   });
 
+  it('--l1 anvil runs the installed anvil binary', () => {
+    const o = parseDevnetArgs(['--workdir', '/tmp/x-devnet', '--l1', 'anvil']);
+    if (o === 'help') throw new Error('unexpected help');
+    expect(o.l1Program).toBe('anvil');
+    expect(o.programs.anvil?.[0]).toMatch(/@foundry-rs\/anvil-linux-amd64\/bin\/anvil$/);
+    const d = parseDevnetArgs(['--workdir', '/tmp/x-devnet']);
+    if (d === 'help') throw new Error('unexpected help');
+    expect(d.l1Program).toBe('tern-exec');
+  });
+
   it('rejects bad or unsupported choices with exit status 2', async () => {
     for (const [args, msg] of [
       [['--clean', '--reuse'], /exclude/],
-      [['--l1', 'anvil'], /not supported yet/],
+      [['--l1', 'anvil', '--reuse'], /--reuse cannot be used with --l1 anvil/],
+      [['--l1', 'besu'], /tern-exec or anvil/],
       [['--engine', 'in-process'], /not supported yet/],
       [['--da', 'ipfs'], /blobs or calldata/],
       [['--replicas=-1'], /integer/],
