@@ -6,11 +6,18 @@
 // counterpart in that API (and @ethereumjs/evm's MCLBLS needs mcl-wasm, which is not installed).
 import { createHash, generateKeyPairSync, sign as signNode, verify as verifyNode } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { PrecompileInput } from '@ethereumjs/evm';
-import { NobleBLS } from '@ethereumjs/evm';
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
+import type { PrecompileFunc, PrecompileInput } from '@ethereumjs/evm';
+import { createEVM, NobleBLS } from '@ethereumjs/evm';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { p256 } from '@noble/curves/nist.js';
 import { Bench, type Task } from 'tinybench';
+import {
+  BLS_G1_ADD_ADDRESS,
+  BLS_G2_ADD_ADDRESS,
+  blsG1AddNative,
+  blsG2AddNative,
+} from '../src/main/exec/evm/blsNative.js';
 import { p256Verify } from '../src/main/exec/evm/op/precompiles.js';
 import type { BenchRow, BenchSuite } from './suite.js';
 
@@ -120,6 +127,22 @@ export const precompilesSuite: BenchSuite = {
     if (Buffer.compare(blstAdd1(), bls.addG1(g1Add)) !== 0) throw new Error('blst G1 sum differs from NobleBLS');
     if (Buffer.compare(blstAdd2(), bls.addG2(g2Add)) !== 0) throw new Error('blst G2 sum differs from NobleBLS');
 
+    // The precompiles as the EVM calls them: the default 0x0b/0x0d and tern's blst ones (src/main/exec/evm/blsNative.ts).
+    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague });
+    const evm = await createEVM({ common });
+    const defG1 = evm.getPrecompile(`0x${BLS_G1_ADD_ADDRESS}`) as PrecompileFunc;
+    const defG2 = evm.getPrecompile(`0x${BLS_G2_ADD_ADDRESS}`) as PrecompileFunc;
+    const natG1 = blsG1AddNative(defG1);
+    const natG2 = blsG2AddNative(defG2);
+    const pin = (data: Uint8Array) =>
+      ({ data, gasLimit: 100_000n, common, _EVM: evm, _debug: undefined }) as unknown as PrecompileInput;
+    const g1In = pin(g1Add);
+    const g2In = pin(g2Add);
+    const same = async (a: PrecompileFunc, b: PrecompileFunc, i: PrecompileInput) =>
+      Buffer.compare((await a(i)).returnValue, (await b(i)).returnValue) === 0;
+    if (!(await same(natG1, defG1, g1In)) || !(await same(natG2, defG2, g2In)))
+      throw new Error('tern blst precompile differs from the default');
+
     const bench = new Bench({ time: 400, warmupTime: 100 });
     bench
       .add('P256VERIFY (tern, @noble/curves p256)', () => void p256Verify(p256Input))
@@ -130,6 +153,10 @@ export const precompilesSuite: BenchSuite = {
       .add('BLS G1ADD, @chainsafe/blst aggregatePublicKeys + re-encoding', () => void blstAdd1())
       .add('BLS G2ADD, NobleBLS (ethereumjs default)', () => void bls.addG2(g2Add))
       .add('BLS G2ADD, @chainsafe/blst aggregateSignatures + re-encoding', () => void blstAdd2())
+      .add('BLS12_G1ADD precompile 0x0b, ethereumjs default', async () => void (await defG1(g1In)))
+      .add('BLS12_G1ADD precompile 0x0b, tern blsNative (blst)', async () => void (await natG1(g1In)))
+      .add('BLS12_G2ADD precompile 0x0d, ethereumjs default', async () => void (await defG2(g2In)))
+      .add('BLS12_G2ADD precompile 0x0d, tern blsNative (blst)', async () => void (await natG2(g2In)))
       .add('BLS G1MSM k=1, NobleBLS', () => void bls.msmG1(g1Msm1))
       .add('BLS G1MSM k=8, NobleBLS', () => void bls.msmG1(g1Msm8))
       .add('BLS G2MSM k=1, NobleBLS', () => void bls.msmG2(g2Msm1))
@@ -145,14 +172,19 @@ export const precompilesSuite: BenchSuite = {
       return f && s ? `${(s.meanMicros / f.meanMicros).toFixed(1)}× the NobleBLS row` : '';
     };
     for (const task of bench.tasks) {
-      const note = task.name.includes('blst')
-        ? ratio(
-            task.name,
-            task.name.startsWith('BLS G1ADD')
-              ? 'BLS G1ADD, NobleBLS (ethereumjs default)'
-              : 'BLS G2ADD, NobleBLS (ethereumjs default)',
+      const note = task.name.includes('blsNative')
+        ? ratio(task.name, task.name.replace('tern blsNative (blst)', 'ethereumjs default')).replace(
+            'NobleBLS row',
+            'default precompile',
           )
-        : '';
+        : task.name.includes('blst')
+          ? ratio(
+              task.name,
+              task.name.startsWith('BLS G1ADD')
+                ? 'BLS G1ADD, NobleBLS (ethereumjs default)'
+                : 'BLS G2ADD, NobleBLS (ethereumjs default)',
+            )
+          : '';
       const r = row(task, note);
       if (r) rows.push(r);
     }

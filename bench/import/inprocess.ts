@@ -1,5 +1,5 @@
-// tern's import in this process, for a finer split than the `tern-exec import` line gives (decode measured per
-// block) and for CPU profiles (`node --cpu-prof`): the same pieces `tern-exec import` wires up — an LMDB database
+// tern's import in this process, for a finer split than the `tern-exec import` line gives (decode of the blocks
+// ahead measured) and for CPU profiles (`node --cpu-prof`): the same pieces `tern-exec import` wires up — an LMDB database
 // in a fresh datadir, the genesis written by ChainStore.initGenesis, BlockImporter with the pooled sender
 // recovery — driven block by block with a timer around each step. Optionally under the V8 CPU profiler.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,12 +10,11 @@ import { createLogger } from '../../src/main/common/logger/index.js';
 import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../src/main/exec/chain/genesis.js';
 import { BlockImporter } from '../../src/main/exec/chain/importer.js';
+import { decodeAhead, IMPORT_SENDER_CHUNK } from '../../src/main/exec/cmd/import.js';
 import { openDatabase } from '../../src/main/exec/db/open.js';
 import { InlineSenderRecovery } from '../../src/main/exec/senders/inline.js';
 import type { SenderRecovery } from '../../src/main/exec/senders/interface.js';
 import { PooledSenderRecovery } from '../../src/main/exec/senders/pooled.js';
-import { decodeBlock } from '../../src/main/primitives/block/block.js';
-import { rlpItems } from '../../src/main/primitives/rlpStream.js';
 import type { ChainFiles, ChainMeta } from './params.js';
 import type { ImportFigures } from './tern.js';
 
@@ -29,6 +28,8 @@ export interface InProcessOptions {
    * node:inspector after set-up, so start-up work such as loading the KZG setup stays out) to this path.
    */
   profile?: string;
+  /** Import only the first this many blocks (quick runs while working on the importer). */
+  limit?: number;
 }
 
 function post<T>(session: Session, method: string, params?: object): Promise<T> {
@@ -45,7 +46,10 @@ export async function runTernInProcess(
   const datadir = mkdtempSync(join(tmpdir(), 'tern-bench-import-inproc-'));
   const logger = createLogger({ level: 'silent', format: 'json' }).logger;
   const db = await openDatabase({ datadir });
-  const senders: SenderRecovery = opts.senders === 'inline' ? new InlineSenderRecovery() : new PooledSenderRecovery();
+  const senders: SenderRecovery =
+    opts.senders === 'inline'
+      ? new InlineSenderRecovery()
+      : new PooledSenderRecovery({ chunkSize: IMPORT_SENDER_CHUNK });
   try {
     const store = new ChainStore(db);
     const { hash } = await store.initGenesis(parseGenesis(JSON.parse(readFileSync(files.genesis, 'utf8'))));
@@ -65,11 +69,16 @@ export async function runTernInProcess(
     }
     const started = performance.now();
     const cpu = process.cpuUsage();
-    for (const raw of rlpItems(data)) {
+    // As `tern-exec import` does: blocks decoded ahead, their senders on the pool while earlier blocks execute.
+    const blocksAhead = decodeAhead(data, (list) => senders.recover(list));
+    for (;;) {
+      if (opts.limit !== undefined && blocks >= opts.limit) break;
       const t0 = performance.now();
-      const block = decodeBlock(raw);
+      const next = blocksAhead.next();
+      if (next.done === true) break;
+      const { block, senders: recovered } = next.value;
       const t1 = performance.now();
-      const r = await importer.importBlock(block);
+      const r = await importer.importBlock(block, { senders: recovered, pipeline: true });
       const t2 = performance.now();
       if (r.status !== 'imported') throw new Error(`block ${r.number} was not imported (${r.status})`);
       split.decode += t1 - t0;
@@ -82,6 +91,9 @@ export async function runTernInProcess(
       txs += r.txs;
       gas += Number(r.gasUsed);
     }
+    const tSettle = performance.now();
+    await importer.settle();
+    split.persistence += performance.now() - tSettle;
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     if (session !== undefined && opts.profile !== undefined) {
@@ -89,7 +101,8 @@ export async function runTernInProcess(
       writeFileSync(opts.profile, JSON.stringify(profile));
       session.disconnect();
     }
-    if (hex(store.head().hash) !== meta.headHash) throw new Error('in-process import ended on another head');
+    if (opts.limit === undefined && hex(store.head().hash) !== meta.headHash)
+      throw new Error('in-process import ended on another head');
     const cpuSeconds = (used.user + used.system) / 1e6;
     return { blocks, txs, gas, seconds, mgasPerSec: gas / 1e6 / seconds, split, cpuSeconds };
   } finally {

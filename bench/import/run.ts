@@ -193,7 +193,9 @@ async function runWorkload(name: string, o: Options): Promise<{ tern: ImportFigu
   console.log(
     formatSplit(tern, {
       other: `decode (${(dec / 1000).toFixed(2)} s, measured separately), validation, framing`,
-      senders: 'worker pool, awaited before execution',
+      senders: 'worker pool, blocks ahead: only the time execution waited for it',
+      stateRoot: 'trie commitment (JS trie, native keccak batches) on the executor thread',
+      persistence: 'LMDB commits, pipelined behind execution: only the time execution waited for them',
     }),
   );
   console.log(`ethereumjs split (best run):`);

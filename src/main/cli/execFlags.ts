@@ -164,8 +164,11 @@ export function checkRpcPrefix(value: FlagValue): string | undefined {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** RPC namespaces op-geth serves over HTTP and WS (personal and les are gone upstream; engine is authrpc-only). */
-export const RPC_NAMESPACES: readonly string[] = ['eth', 'net', 'web3', 'txpool', 'debug', 'admin', 'miner'];
+/**
+ * RPC namespaces op-geth serves over HTTP and WS (personal and les are gone upstream; engine is authrpc-only), and
+ * `dev`, which geth serves in --dev mode (tern-exec --dev: dev_reorg).
+ */
+export const RPC_NAMESPACES: readonly string[] = ['eth', 'net', 'web3', 'txpool', 'debug', 'admin', 'miner', 'dev'];
 
 const ACCOUNT = 'Account management';
 const RPC = 'RPC and API';
@@ -192,7 +195,7 @@ function override(fork: string, title: string, toml: string): FlagSpec {
     help: `Override the bundled ${title} fork activation timestamp`,
     category: CHAIN,
     toml,
-    implemented: false,
+    implemented: true,
   };
 }
 
@@ -651,7 +654,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Minimum free disk space in MB; reaching it triggers an automatic shutdown (0 = disabled)',
     category: CHAIN,
     toml: 'Tern.MinFreeDisk',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'db.engine',
@@ -676,10 +679,10 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'exitwhensynced',
     kind: 'bool',
     default: false,
-    help: 'Exit after block synchronisation completes',
+    help: 'Exit after block synchronisation completes: tern-exec stops at the first canonical head (moved by the consensus node or an import) less than ten minutes old, as geth after a sync; ignored with --dev',
     category: CHAIN,
     toml: 'Tern.ExitWhenSynced',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'mainnet',
@@ -734,7 +737,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Pre-configured rollup network (<chain>-<environment>, the same set as tern-node’s --network)',
     category: CHAIN,
     toml: 'Tern.StackNetwork',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'snapshot',
@@ -909,10 +912,10 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'nocompaction',
     kind: 'bool',
     default: false,
-    help: 'Disable database compaction after import',
+    help: 'Disable database compaction after import (accepted; LMDB, a B+tree reusing freed pages in place, has no compaction to run)',
     category: LOG,
     toml: 'Tern.NoCompaction',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'pprof',
@@ -980,27 +983,27 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'vmdebug',
     kind: 'bool',
     default: false,
-    help: 'Record information useful for VM and contract debugging',
+    help: 'Record information useful for VM and contract debugging: the input of every KECCAK256 opcode of imported and built blocks, as keccak preimages served by debug_preimage',
     category: LOG,
     toml: 'Eth.EnablePreimageRecording',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'vmtrace',
     kind: 'string',
-    help: 'Name of a tracer that records internal VM operations (costly)',
+    help: 'Name of a live tracer run over every transaction of block import and building (costly): noop, or callTracer (one JSON line per transaction into the file given as "path" in --vmtrace.jsonconfig; options onlyTopCall, withLog)',
     category: LOG,
     toml: 'Eth.VMTrace',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'vmtrace.jsonconfig',
     kind: 'json',
     default: {},
-    help: 'Tracer configuration (JSON)',
+    help: 'Tracer configuration (JSON), e.g. {"path":"calls.jsonl","withLog":true} for --vmtrace callTracer',
     category: LOG,
     toml: 'Eth.VMTraceJsonConfig',
-    implemented: false,
+    implemented: true,
   },
 
   // ---- 2.10 Metrics ----
@@ -1034,7 +1037,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'metrics.expensive',
     kind: 'bool',
     default: false,
-    help: 'Enable expensive metrics collection and reporting (accepted; no tern-exec metric is classed expensive yet)',
+    help: 'Enable expensive metrics: per-task worker-pool wait and run histograms (pool_task_wait_seconds, pool_task_run_seconds by pool and task); needs --metrics',
     category: METRICS,
     toml: 'Metrics.EnabledExpensive',
     implemented: true,
@@ -1284,7 +1287,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Megabytes of memory allocated to internal caching',
     category: PERF,
     toml: 'Tern.Cache',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'cache.blocklogs',
@@ -1293,7 +1296,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Size, in blocks, of the log cache for filtering',
     category: PERF,
     toml: 'Eth.FilterLogCacheSize',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'cache.database',
@@ -1314,7 +1317,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Percentage of the cache allowance for trie pruning',
     category: PERF,
     toml: 'Tern.CacheGC',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'cache.noprefetch',
@@ -1329,10 +1332,10 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'cache.preimages',
     kind: 'bool',
     default: false,
-    help: 'Record the keccak preimages of trie keys',
+    help: 'Record the keccak preimages of trie keys (address and storage slot of every account and non-zero slot a block writes), served by debug_preimage; always on with --gcmode archive, as in geth',
     category: PERF,
     toml: 'Eth.Preimages',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'cache.snapshot',
@@ -1361,10 +1364,10 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'enum',
     values: ['gokzg', 'ckzg'],
     default: 'gokzg',
-    help: 'KZG library implementation (gokzg recommended)',
+    help: 'KZG library implementation (gokzg recommended). tern has one: the c-kzg binding; ckzg is checked to load at startup, gokzg maps to c-kzg (same functions and results)',
     category: PERF,
     toml: 'Tern.CryptoKZG',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'fdlimit',
@@ -1384,7 +1387,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Compute the pending block from the transaction pool (by default it equals the latest block)',
     category: ROLLUP,
     toml: 'Eth.Miner.RollupComputePendingBlock',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.disabletxpoolgossip',
@@ -1393,7 +1396,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Disable transaction pool gossip',
     category: ROLLUP,
     toml: 'Eth.RollupDisableTxPoolGossip',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.enabletxpooladmission',
@@ -1402,7 +1405,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Add RPC-submitted transactions to the pool (on by default when --rollup.sequencerhttp is not set)',
     category: ROLLUP,
     toml: 'Tern.RollupEnableTxPoolAdmission',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.halt',
@@ -1421,7 +1424,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'RPC endpoint for historical data',
     category: ROLLUP,
     toml: 'Eth.RollupHistoricalRPC',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.historicalrpctimeout',
@@ -1430,7 +1433,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Timeout for historical RPC requests',
     category: ROLLUP,
     toml: 'Eth.RollupHistoricalRPCTimeout',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.interopmempoolfiltering',
@@ -1439,7 +1442,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'With interop, check transactions for interop validity before mempool admission (experimental)',
     category: ROLLUP,
     toml: 'Eth.InteropMempoolFiltering',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.interoprpc',
@@ -1448,7 +1451,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'RPC endpoint for interop message verification (experimental)',
     category: ROLLUP,
     toml: 'Eth.InteropMessageRPC',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.sequencerhttp',
@@ -1457,7 +1460,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'HTTP endpoint of the sequencer mempool',
     category: ROLLUP,
     toml: 'Eth.RollupSequencerHTTP',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.sequencertxconditionalcostratelimit',
@@ -1466,7 +1469,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Maximum cost (storage lookups) allowed for conditional transactions per second',
     category: ROLLUP,
     toml: 'Eth.RollupSequencerTxConditionalCostRateLimit',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.sequencertxconditionalenabled',
@@ -1475,7 +1478,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Serve eth_sendRawTransactionConditional and apply its constraints in the mempool and block building',
     category: ROLLUP,
     toml: 'Eth.RollupSequencerTxConditionalEnabled',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'rollup.superchain-upgrades',
@@ -1485,7 +1488,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Apply superchain-registry configuration changes to the local chain configuration',
     category: ROLLUP,
     toml: 'Eth.ApplySuperchainUpgrades',
-    implemented: false,
+    implemented: true,
   },
 
   // ---- 2.14 State and history ----
@@ -1494,10 +1497,10 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'enum',
     values: ['full', 'archive'],
     default: 'full',
-    help: 'Garbage collection mode (relevant only with --state.scheme=hash)',
+    help: 'Garbage collection mode (with --state.scheme=hash: full keeps the state of the last 128 blocks, archive all)',
     category: STATE,
     toml: 'Tern.GCMode',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'history.chain',
@@ -1507,7 +1510,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Chain history retention',
     category: STATE,
     toml: 'Eth.HistoryMode',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'history.logs',
@@ -1517,7 +1520,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Recent blocks kept in the log search index; the default is about a year (0 = entire chain)',
     category: STATE,
     toml: 'Eth.LogHistory',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'history.logs.disable',
@@ -1526,7 +1529,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Do not maintain the log search index',
     category: STATE,
     toml: 'Eth.LogNoHistory',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'history.logs.export',
@@ -1543,7 +1546,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Recent blocks of state history kept; only with --state.scheme=path (0 = entire chain)',
     category: STATE,
     toml: 'Eth.StateHistory',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'history.transactions',
@@ -1553,16 +1556,16 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Recent blocks kept in the transaction index; the default is about a year (0 = entire chain)',
     category: STATE,
     toml: 'Eth.TransactionHistory',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'state.scheme',
     kind: 'enum',
     values: ['hash', 'path'],
-    help: 'State storage scheme',
+    help: 'State storage scheme; tern has one layout (trie nodes by hash beside a flat state): hash prunes by --gcmode, path keeps --history.state blocks; a database keeps the scheme it was created with (default path)',
     category: STATE,
     toml: 'Eth.StateScheme',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'syncmode',

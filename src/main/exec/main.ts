@@ -13,6 +13,7 @@ import { runExecuteWitness } from './cmd/executeWitness.js';
 import { runExport } from './cmd/export.js';
 import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
+import { selectKzgLibrary } from './cryptoKzg.js';
 import { runDev } from './dev/start.js';
 import { checkExecObservabilitySettings, startExecObservability, withCpuProfile } from './metrics/observability.js';
 import { runNode } from './node.js';
@@ -58,6 +59,7 @@ async function startExec(ctx: ProgramContext): Promise<undefined | 'done'> {
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
   logNativeStatus(logger, nativeStatus());
+  selectKzgLibrary(ctx.settings.get<string>('crypto.kzg'), ctx.settings.source('crypto.kzg') !== 'default', logger);
   const observability = await startExecObservability(ctx.settings, { logger, lifecycle: ctx.lifecycle });
   if (ctx.settings.get<boolean>('dev')) observability.chainReady((await runDev(ctx, observability)).node.store);
   else await runNode(ctx, observability);

@@ -21,19 +21,28 @@ import { obtainHex32File } from '../common/secretFile.js';
 import type { AccountManager } from './accounts/manager.js';
 import { BlockBuilder } from './chain/builder.js';
 import { ChainStore } from './chain/chainStore.js';
+import { exitWhenSynced } from './chain/exitWhenSynced.js';
 import { headEvents } from './chain/headEvents.js';
 import { BlockImporter } from './chain/importer.js';
+import { createPreimageRecorder, type PreimageOptions } from './chain/preimages.js';
 import { openChainDatabase } from './cmd/database.js';
 import type { Database } from './db/open.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
+import { type ResolvedStorageSettings, storageSettings } from './history/options.js';
+import { startStorageTasks } from './history/start.js';
 import type { ExecObservability } from './metrics/observability.js';
+import { chainSetupOptions, setupChainConfig } from './rollup/chainSetup.js';
+import { type RollupOptions, rollupOptions } from './rollup/options.js';
+import { createRollupServices } from './rollup/services.js';
 import { accountManagerFromSettings } from './rpc/accounts.js';
 import { clientVersion, registerExecApis } from './rpc/api.js';
 import { ExecRpcBackend, type ExecRpcOptions } from './rpc/backend.js';
 import { FilterSystem } from './rpc/filters.js';
+import { PendingBlocks, pendingBlocksDefaults } from './rpc/pending.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
+import { createLiveTracer } from './tracing/live.js';
 import { dbPoolChain } from './txpool/chain.js';
 import type { TxPoolOptions } from './txpool/options.js';
 import { TernTxPool } from './txpool/pool.js';
@@ -55,6 +64,22 @@ export interface ExecNodeOptions {
   auth?: { host: string; port: number; vhosts: string[] | undefined; jwtSecretPath: string } | undefined;
   /** --rollup.halt */
   rollupHalt?: HaltLevel | undefined;
+  /** --rollup.computependingblock: `pending` is a block built from the pool on the head (rpc/pending.ts). */
+  computePendingBlock?: boolean | undefined;
+  /** How often a pool change may rebuild that block (tests); rpc/pending.ts's default otherwise. */
+  pendingRebuildMs?: number | undefined;
+  /** --datadir (admin_datadir). */
+  datadir?: string | undefined;
+  /** --vmtrace and --vmtrace.jsonconfig: a live tracer over block import and building (./tracing/live.ts). */
+  vmtrace?: { name: string; config: unknown } | undefined;
+  /** --vmdebug (KECCAK256 inputs) and --cache.preimages (trie keys; on in archive mode, as geth): ./chain/preimages.ts. */
+  preimages?: PreimageOptions | undefined;
+  /** --exitwhensynced: stop once the head is less than ten minutes old (./chain/exitWhenSynced.ts). */
+  exitWhenSynced?: boolean | undefined;
+  /** The other --rollup.* flags (sequencer, historical RPC, conditionals, interop); off when absent. */
+  rollup?: RollupOptions | undefined;
+  /** --history.*, --gcmode, --state.scheme, --cache*, --datadir.minfreedisk (history/options.ts). */
+  storage?: ResolvedStorageSettings | undefined;
 }
 
 export interface ExecNode {
@@ -122,6 +147,20 @@ export function execNodeOptions(settings: Settings): ExecNodeOptions {
       jwtSecretPath: get<string | undefined>('authrpc.jwtsecret') ?? join(get<string>('datadir'), 'jwtsecret'),
     },
     rollupHalt: get<HaltLevel | undefined>('rollup.halt'),
+    computePendingBlock: get<boolean>('rollup.computependingblock'),
+    datadir: get<string>('datadir'),
+    vmtrace: get<string | undefined>('vmtrace')
+      ? { name: get<string>('vmtrace'), config: get<unknown>('vmtrace.jsonconfig') }
+      : undefined,
+    preimages: {
+      sha3: get<boolean>('vmdebug'),
+      // geth's SetEthConfig: "Enabling recording of key preimages since archive mode is used".
+      trieKeys: get<boolean>('cache.preimages') || get<string>('gcmode') === 'archive',
+    },
+    // geth exits after a downloader sync; a --dev chain never syncs, so it never exits there either.
+    exitWhenSynced: get<boolean>('exitwhensynced') && !get<boolean>('dev'),
+    storage: storageSettings(settings),
+    rollup: rollupOptions(settings),
     ipcPath: get<boolean>('ipcdisable')
       ? undefined
       : ipcEndpoint(get<string>('datadir'), get<string | undefined>('ipcpath')),
@@ -177,7 +216,8 @@ export async function startExecNode(
   },
 ): Promise<ExecNode> {
   const { logger, lifecycle } = deps;
-  const store = new ChainStore(db);
+  const preimages = opts.preimages === undefined ? undefined : createPreimageRecorder(opts.preimages);
+  const store = new ChainStore(db, { preimages });
   let head: ReturnType<ChainStore['head']>;
   try {
     store.config();
@@ -196,6 +236,7 @@ export async function startExecNode(
     head: head.number,
     hash: `0x${Buffer.from(head.hash).toString('hex')}`,
   });
+  await startStorageTasks(db, config, opts.storage, { logger, lifecycle });
   const backend = new ExecRpcBackend(
     db,
     config,
@@ -209,26 +250,65 @@ export async function startExecNode(
   const stopHeads = heads.on(() => {
     void txpool.onNewHead();
   });
+  deps.observability?.txpool.setSource(() => ({ ...txpool.status(), slots: txpool.slots, local: txpool.localCount() }));
   const filters = new FilterSystem(backend, txpool, heads);
   lifecycle.onStop('transaction pool', async () => {
     stopHeads();
     filters.close();
     await txpool.close();
   });
-  const registry = registerExecApis(new RpcRegistry(), backend, {
-    pool: txpool,
-    heads,
-    filters,
-    sendTx: opts.sendTx,
-    accounts: deps.accounts,
-  });
+  const rollup = opts.rollup
+    ? createRollupServices(opts.rollup, { backend, pool: txpool, store, logger: logger.child('rollup') })
+    : undefined;
+  if (rollup) lifecycle.onStop('rollup RPC clients', () => rollup.close());
+  const registry = registerExecApis(
+    new RpcRegistry(),
+    backend,
+    {
+      pool: txpool,
+      heads,
+      filters,
+      sendTx: opts.sendTx,
+      accounts: deps.accounts,
+      rollup: rollup?.eth,
+    },
+    { datadir: opts.datadir },
+  );
   const metrics = deps.observability?.rpcMetrics((method) => registry.lookupMethod(method) !== undefined);
   const rpcDeps = { registry, logger, metrics };
   const senders = new InlineSenderRecovery();
+  const live = opts.vmtrace ? createLiveTracer(opts.vmtrace.name, opts.vmtrace.config) : undefined;
+  if (live) {
+    lifecycle.onStop('live tracer', () => live.close());
+    logger.info('Live tracing enabled', { tracer: live.name });
+  }
+  if (preimages)
+    logger.info('Recording keccak preimages', { sha3: preimages.opts.sha3, trieKeys: preimages.opts.trieKeys });
+  const importer = await BlockImporter.create(store, senders, logger.child('import'), { tracer: live });
+  const builder = await BlockBuilder.create(store, senders, {
+    logger: logger.child('builder'),
+    pool: rollup ? rollup.builderPool(txpool) : txpool,
+    tracer: live,
+  });
+  if (opts.computePendingBlock) {
+    // A builder of its own: pending builds never share an executor with the Engine API's.
+    const pendingBuilder = await BlockBuilder.create(store, senders, {
+      logger: logger.child('pending'),
+      pool: rollup ? rollup.builderPool(txpool) : txpool,
+    });
+    const pending = new PendingBlocks(
+      pendingBuilder,
+      txpool,
+      { minRebuildMs: opts.pendingRebuildMs ?? pendingBlocksDefaults.minRebuildMs },
+      logger.child('pending'),
+    );
+    backend.pendingBlocks = pending;
+    lifecycle.onStop('pending block', () => pending.close());
+  }
   const engine = new EngineApi(
     store,
-    await BlockImporter.create(store, senders, logger.child('import')),
-    await BlockBuilder.create(store, senders, { logger: logger.child('builder'), pool: txpool }),
+    importer,
+    builder,
     { rollupHalt: opts.rollupHalt },
     { logger: logger.child('engine'), halt: (reason) => void lifecycle.stop(reason) },
   );
@@ -272,6 +352,12 @@ export async function startExecNode(
     await server.start();
     ipc = server;
   }
+  if (opts.exitWhenSynced === true) {
+    const off = exitWhenSynced(db, { logger, stop: (reason) => lifecycle.stop(reason) });
+    lifecycle.onStop('exit when synced', () => {
+      off();
+    });
+  }
   deps.observability?.chainReady(store);
   return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store };
 }
@@ -280,6 +366,7 @@ export async function startExecNode(
 export async function runNode(ctx: ProgramContext, observability?: ExecObservability): Promise<ExecNode> {
   const logger = ctx.log.logger.child('exec');
   const db = await openChainDatabase(ctx.settings, ctx.lifecycle, logger);
+  await setupChainConfig(db, chainSetupOptions(ctx.settings), { logger });
   const accounts = accountManagerFromSettings(ctx.settings, logger);
   return startExecNode(db, execNodeOptions(ctx.settings), {
     logger,

@@ -22,6 +22,7 @@ import { extraDataForPayload, INITIAL_BASE_FEE, nextBaseFeeOp, opBaseFeeConfig }
 import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
+import type { TxHooks } from '../evm/context.js';
 import { createKzg } from '../evm/kzg.js';
 import { Executor } from '../evm/transition.js';
 import { TrieStateReader } from '../rpc/stateAt.js';
@@ -72,6 +73,8 @@ export interface BuilderDeps {
   logger: Logger;
   /** Absent: blocks hold the forced transactions only. */
   pool?: TxPool | undefined;
+  /** A live tracer (--vmtrace) called around every transaction the builder executes. */
+  tracer?: TxHooks | undefined;
 }
 
 /** A build that the attributes themselves make impossible (bad eip1559Params, a missing minBaseFee). */
@@ -313,10 +316,12 @@ export class BlockBuilder {
 
   static async create(store: ChainStore, senders: SenderRecovery, deps: BuilderDeps): Promise<BlockBuilder> {
     const config = store.config();
+    const keccak256 = store.preimages?.keccak256; // --vmdebug: KECCAK256 inputs recorded (./preimages.ts)
     const common = createCustomCommon({ chainId: Number(config.chainId) }, Mainnet, {
-      customCrypto: { kzg: createKzg() },
+      customCrypto: { kzg: createKzg(), ...(keccak256 !== undefined ? { keccak256 } : {}) },
     });
     const executor = await Executor.create({ common, state: new FlatState(store.stateReader()) });
+    executor.tracer = deps.tracer;
     return new BlockBuilder(store, senders, executor, deps);
   }
 

@@ -24,6 +24,7 @@ import type { TrieNode } from '../state/trie/interface.js';
 import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFromReverse } from './changeset.js';
 import { type Genesis, genesisHeader } from './genesis.js';
 import { headEvents } from './headEvents.js';
+import type { PreimageRecorder } from './preimages.js';
 import { DbStateReader, writeStateDiff } from './stateStore.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -47,6 +48,8 @@ export interface BlockCommit {
 export interface ChainStoreOptions {
   /** How many recent canonical blocks keep the reverse state changes a reorg needs (the deepest reorg). */
   reorgHistory?: number;
+  /** --vmdebug / --cache.preimages: keccak preimages written with each committed block (./preimages.ts). */
+  preimages?: PreimageRecorder | undefined;
 }
 
 export const chainStoreDefaults = { reorgHistory: 1024 } as const;
@@ -63,12 +66,15 @@ export class ChainStore {
   private cachedHead: ChainHead | undefined;
   private cachedConfig: ChainConfig | undefined;
   private readonly reorgHistory: number;
+  /** The preimage recorder (--vmdebug, --cache.preimages); the importer and builder hash KECCAK256 through it. */
+  readonly preimages: PreimageRecorder | undefined;
 
   constructor(
     readonly db: Database,
     opts: ChainStoreOptions = {},
   ) {
     this.reorgHistory = opts.reorgHistory ?? chainStoreDefaults.reorgHistory;
+    this.preimages = opts.preimages;
   }
 
   /** The chain config stored by init; throws when the database has no genesis yet. */
@@ -243,6 +249,7 @@ export class ChainStore {
     for (const [hashHex, code] of c.diff.codes)
       writeCode(b, Uint8Array.from(Buffer.from(hashHex.slice(2), 'hex')), code);
     for (const [hash, rlp] of c.newNodes) writeTrieNode(b, hash.slice(), rlp.slice());
+    this.preimages?.write(b, c.diff);
   }
 
   /**

@@ -14,14 +14,17 @@ import { isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
+import type { TxHooks } from '../evm/context.js';
 import { createKzg } from '../evm/kzg.js';
 import { Executor } from '../evm/transition.js';
 import { TrieStateReader } from '../rpc/stateAt.js';
-import type { SenderRecovery } from '../senders/interface.js';
+import type { SenderRecovery, SenderResult } from '../senders/interface.js';
 import { FlatState } from '../state/flatState.js';
+import { toHexKey } from '../state/hex.js';
 import type { StateDiff, StateReader } from '../state/interface.js';
 import { StateCommitment, type StateCommitmentResult } from '../state/trie/commitment.js';
-import type { ChainStore } from './chainStore.js';
+import type { NodeReader } from '../state/trie/interface.js';
+import type { ChainHead, ChainStore } from './chainStore.js';
 import { processBlock } from './processBlock.js';
 import { DbStateReader } from './stateStore.js';
 import { validateHeader } from './validateHeader.js';
@@ -67,7 +70,57 @@ export interface ExecutedBlock {
   senders: Uint8Array[];
 }
 
+/** Blocks whose writes may be queued (importBlock with `pipeline`) before the next import waits for the oldest. */
+const MAX_QUEUED_WRITES = 3;
+/** Event-loop turns given to the writer and the pools between two pipelined blocks (~µs each when idle). */
+const EVENT_TURNS_BETWEEN_BLOCKS = 3;
+
+/** Options of one importBlock/insertBlock call. */
+export interface ImportOptions {
+  /**
+   * The block's senders, recovery already under way (the import command starts it for the next blocks while this
+   * one executes, ARCHITECTURE.md data flow step 1). Without it the importer recovers them itself.
+   */
+  senders?: Promise<SenderResult[]>;
+  /** importBlock only: queue the write instead of waiting for it (see importBlock). */
+  pipeline?: boolean;
+}
+
+/** Trie nodes from a snapshot, else from the queued blocks' new nodes (captured when the block started). */
+class PendingNodeReader implements NodeReader {
+  constructor(
+    private readonly db: NodeReader,
+    private readonly pending: ReadonlyArray<ReadonlyMap<string, Uint8Array>>,
+  ) {}
+
+  get(hash: Uint8Array): Uint8Array | undefined {
+    const found = this.db.get(hash);
+    if (found !== undefined) return found;
+    const key = toHexKey(hash);
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const rlp = (this.pending[i] as ReadonlyMap<string, Uint8Array>).get(key);
+      if (rlp !== undefined) return rlp;
+    }
+    return undefined;
+  }
+}
+
 export class BlockImporter {
+  /**
+   * The block whose post-state the executor's flat-state overlay holds (kept as a warm cache across blocks), or
+   * undefined when the overlay must be dropped before the next block. State is a function of the block hash, so
+   * a child of this block may execute on the overlay whatever reader of the parent state it is given.
+   */
+  private cachedState: Uint8Array | undefined;
+  /** The last queued block write (importBlock with `pipeline`) and the head it leaves; undefined when none. */
+  private queue: { promise: Promise<void>; head: ChainHead } | undefined;
+  /** The first queued write that failed; importBlock and settle() report it. */
+  private writeError: unknown;
+  /** Trie nodes of the queued blocks, per block, in order: readable until the block's write is done. */
+  private readonly pendingNodes: Array<{ number: bigint; nodes: Map<string, Uint8Array>; written: Promise<void> }> = [];
+  /** Hashes of the queued blocks by number (BLOCKHASH before the canonical index has them). */
+  private readonly pendingHashes = new Map<bigint, Uint8Array>();
+
   private constructor(
     private readonly store: ChainStore,
     private readonly senders: SenderRecovery,
@@ -75,12 +128,20 @@ export class BlockImporter {
     private readonly logger: Logger,
   ) {}
 
-  static async create(store: ChainStore, senders: SenderRecovery, logger: Logger): Promise<BlockImporter> {
+  /** `opts.tracer`: a live tracer (--vmtrace) called around every transaction the importer executes. */
+  static async create(
+    store: ChainStore,
+    senders: SenderRecovery,
+    logger: Logger,
+    opts: { tracer?: TxHooks | undefined } = {},
+  ): Promise<BlockImporter> {
     const config = store.config();
+    const keccak256 = store.preimages?.keccak256; // --vmdebug: KECCAK256 inputs recorded (./preimages.ts)
     const common = createCustomCommon({ chainId: Number(config.chainId) }, Mainnet, {
-      customCrypto: { kzg: createKzg() },
+      customCrypto: { kzg: createKzg(), ...(keccak256 !== undefined ? { keccak256 } : {}) },
     });
     const executor = await Executor.create({ common, state: new FlatState(store.stateReader()) });
+    executor.tracer = opts.tracer;
     return new BlockImporter(store, senders, executor, logger);
   }
 
@@ -95,17 +156,26 @@ export class BlockImporter {
     };
   }
 
-  /** Imports a block that extends the canonical head and makes it the head (the fast path). */
-  async importBlock(block: Block): Promise<ImportResult> {
+  /**
+   * Imports a block that extends the canonical head and makes it the head (the fast path). With `pipeline`, the
+   * call returns once the block is executed and its state root checked, its write queued behind the writes before
+   * it (one atomic batch per block, in order): the next block then executes while LMDB commits this one. Call
+   * settle() to wait for the queued writes (and see their errors); a failed write is also reported by the next
+   * importBlock.
+   */
+  async importBlock(block: Block, opts: ImportOptions = {}): Promise<ImportResult> {
     const header = block.header;
     const hash = headerHash(header);
     const timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 };
+    if (this.writeError !== undefined) await this.settle();
+    const queued = this.queue;
     const known = this.store.canonicalHash(header.number);
-    if (equal(known, hash) && header.number <= this.store.head().number)
+    if (queued === undefined && equal(known, hash) && header.number <= this.store.head().number)
       return this.result(block, hash, 'known', timings);
-    const head = this.store.head();
+    const head = queued?.head ?? this.store.head();
     if (!equal(header.parentHash, head.hash)) {
-      const parentKnown = this.store.headerByHash(header.parentHash) !== undefined;
+      const parentKnown =
+        this.store.headerByHash(header.parentHash) !== undefined || equal(header.parentHash, queued?.head.hash);
       throw new TernError(
         parentKnown ? 'BLOCK_NOT_ON_HEAD' : 'BLOCK_UNKNOWN_PARENT',
         parentKnown
@@ -113,12 +183,56 @@ export class BlockImporter {
           : `block ${header.number} has an unknown parent ${hex(header.parentHash)}`,
       );
     }
+    // Executing on a snapshot that lacks the queued blocks is right only while the overlay holds every change they
+    // made (it does when it is warm on the parent) and their trie nodes come from memory (pendingNodes). Isthmus
+    // reads the message passer's storage root from the snapshot: wait for the writes there.
+    const config = this.store.config();
+    const overlayCovers = this.cachedState !== undefined && equal(this.cachedState, header.parentHash);
+    const isthmus = isOptimism(config) && isTimeForkActive(config, 'isthmusTime', header.timestamp);
+    if (queued !== undefined) {
+      const t = performance.now();
+      if (opts.pipeline !== true || !overlayCovers || isthmus) await this.settle();
+      else {
+        // Let the event loop turn (lmdb-js starts a batch's transaction at the end of an event turn and reports its
+        // commit as a macrotask, and worker replies are macrotasks too: a block's execution yields to none of
+        // them), and keep at most MAX_QUEUED_WRITES blocks in memory.
+        for (let turn = 0; turn < EVENT_TURNS_BETWEEN_BLOCKS; turn++)
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        const oldest = this.pendingNodes[0];
+        if (this.pendingNodes.length >= MAX_QUEUED_WRITES && oldest !== undefined) await oldest.written;
+        if (this.writeError !== undefined) await this.settle();
+      }
+      timings.persistence += performance.now() - t;
+    }
     const snapshot = this.store.db.kv.snapshot();
+    let done: ExecutedBlock;
     try {
       const reader = new DbStateReader(snapshot);
-      const done = await this.execute(block, hash, head.header, reader, reader, timings);
-      const t = performance.now();
-      await this.store.commitBlock({
+      const pending = this.pendingNodes;
+      const nodes: NodeReader =
+        pending.length === 0
+          ? reader
+          : new PendingNodeReader(
+              reader,
+              pending.map((p) => p.nodes),
+            );
+      const hashes = this.pendingHashes;
+      done = await this.execute(
+        block,
+        hash,
+        head.header,
+        reader,
+        nodes,
+        timings,
+        false,
+        opts.senders,
+        hashes.size === 0 ? undefined : (n) => hashes.get(n) ?? this.store.canonicalHash(n),
+      );
+    } finally {
+      snapshot.release();
+    }
+    const write = () =>
+      this.store.commitBlock({
         block,
         hash,
         receipts: done.receipts,
@@ -126,9 +240,11 @@ export class BlockImporter {
         storageRoots: done.commitment.storageRoots,
         newNodes: done.commitment.newNodes,
       });
-      timings.persistence = performance.now() - t;
-    } finally {
-      snapshot.release();
+    if (opts.pipeline === true) this.enqueue(block, hash, done, write);
+    else {
+      const t = performance.now();
+      await this.persist(write);
+      timings.persistence += performance.now() - t;
     }
     this.logger.debug('Imported block', {
       number: header.number,
@@ -139,22 +255,84 @@ export class BlockImporter {
     return this.result(block, hash, 'imported', timings);
   }
 
+  /** Queues a block's write behind the queued ones; its trie nodes and hash stay readable until it is written. */
+  private enqueue(block: Block, hash: Uint8Array, done: ExecutedBlock, write: () => Promise<void>): void {
+    const number = block.header.number;
+    const nodes = new Map<string, Uint8Array>();
+    for (const [h, rlp] of done.commitment.newNodes) nodes.set(toHexKey(h), rlp);
+    const before = this.queue?.promise ?? Promise.resolve();
+    const promise = before.then(write).then(
+      () => {
+        this.pendingNodes.splice(this.pendingNodes.indexOf(entry), 1);
+        if (equal(this.pendingHashes.get(number), hash)) this.pendingHashes.delete(number);
+      },
+      (err: unknown) => {
+        this.cachedState = undefined;
+        this.writeError ??= err;
+        throw err;
+      },
+    );
+    // Seen by settle() or the next importBlock.
+    const written = promise.catch(() => {});
+    const entry = { number, nodes, written };
+    this.pendingNodes.push(entry);
+    this.pendingHashes.set(number, hash);
+    this.queue = { promise, head: { number, hash, header: block.header } };
+  }
+
+  /**
+   * Waits until every queued block write is done. Throws the first write error, once (the queue is then dropped
+   * and the importer starts over from the database's head).
+   */
+  async settle(): Promise<void> {
+    const queued = this.queue;
+    if (queued !== undefined) {
+      try {
+        await queued.promise;
+      } catch {
+        // Recorded in writeError by enqueue().
+      } finally {
+        if (this.queue === queued) {
+          this.queue = undefined;
+          this.pendingNodes.length = 0;
+          this.pendingHashes.clear();
+        }
+      }
+    }
+    const err = this.writeError;
+    if (err !== undefined) {
+      this.writeError = undefined;
+      throw err;
+    }
+  }
+
   /**
    * Executes a block on its parent's state, wherever the parent is (canonical head, older canonical block or a side
    * chain), and stores it without moving the head. Throws BLOCK_UNKNOWN_PARENT when the parent (or its state) is
    * not stored, BLOCK_INVALID when the block is invalid.
    */
-  async insertBlock(block: Block): Promise<ImportResult> {
+  async insertBlock(block: Block, opts: ImportOptions = {}): Promise<ImportResult> {
     const header = block.header;
     const hash = headerHash(header);
     const timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 };
+    await this.settle();
     if (this.store.hasState(hash)) return this.result(block, hash, 'known', timings);
-    const done = await this.executeOnParent(block, hash, timings);
+    const done = await this.executeOnParent(block, hash, timings, opts.senders);
     const t = performance.now();
-    await this.persistSide(done);
+    await this.persist(() => this.persistSide(done));
     timings.persistence = performance.now() - t;
     this.logger.debug('Inserted block', { number: header.number, hash: hex(hash), txs: block.transactions.length });
     return this.result(block, hash, 'imported', timings);
+  }
+
+  /** Runs a write; if it fails, the overlay (already advanced to the unwritten block) is dropped. */
+  private async persist(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      this.cachedState = undefined;
+      throw err;
+    }
   }
 
   /** Stores an executed block (from executeOnParent or the block builder) beside the chain. */
@@ -174,7 +352,9 @@ export class BlockImporter {
     block: Block,
     hash: Uint8Array = headerHash(block.header),
     timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 },
+    senders?: Promise<SenderResult[]>,
   ): Promise<ExecutedBlock> {
+    await this.settle();
     const header = block.header;
     const parent = this.store.headerByHash(header.parentHash);
     if (parent === undefined || !this.store.hasState(header.parentHash))
@@ -187,7 +367,16 @@ export class BlockImporter {
       const db = new DbStateReader(snapshot);
       const onHead = equal(header.parentHash, this.store.head().hash);
       const reader: StateReader = onHead ? db : new TrieStateReader(db, parent.stateRoot);
-      return await this.execute(block, hash, parent, reader, db, timings, !this.store.isCanonical(header.parentHash));
+      return await this.execute(
+        block,
+        hash,
+        parent,
+        reader,
+        db,
+        timings,
+        !this.store.isCanonical(header.parentHash),
+        senders,
+      );
     } finally {
       snapshot.release();
     }
@@ -211,9 +400,48 @@ export class BlockImporter {
     hash: Uint8Array,
     parent: Header,
     reader: StateReader,
-    nodes: DbStateReader,
+    nodes: NodeReader,
     timings: ImportTimings,
     onSideChain = false,
+    pendingSenders?: Promise<SenderResult[]>,
+    blockHashes?: (n: bigint) => Uint8Array | undefined,
+  ): Promise<ExecutedBlock> {
+    // Whatever happens below, the overlay no longer holds a committed block's state until the block checks out.
+    const warm = this.cachedState !== undefined && equal(this.cachedState, block.header.parentHash);
+    this.cachedState = undefined;
+    const state = this.executor.state;
+    if (warm) state.rebase(reader);
+    else state.reset(reader);
+    try {
+      const done = await this.executeChecked(
+        block,
+        hash,
+        parent,
+        reader,
+        nodes,
+        timings,
+        onSideChain,
+        pendingSenders,
+        blockHashes,
+      );
+      if (state.advance(done.commitment.storageRoots)) this.cachedState = hash;
+      return done;
+    } catch (err) {
+      state.reset(reader);
+      throw err;
+    }
+  }
+
+  private async executeChecked(
+    block: Block,
+    hash: Uint8Array,
+    parent: Header,
+    reader: StateReader,
+    nodes: NodeReader,
+    timings: ImportTimings,
+    onSideChain: boolean,
+    pendingSenders: Promise<SenderResult[]> | undefined,
+    blockHashes: ((n: bigint) => Uint8Array | undefined) | undefined,
   ): Promise<ExecutedBlock> {
     const config = this.store.config();
     const header = block.header;
@@ -236,7 +464,12 @@ export class BlockImporter {
       invalid(block, 'withdrawals root hash mismatch');
 
     let t = performance.now();
-    const recovered = await this.senders.recover(block.transactions);
+    const recovered = await (pendingSenders ?? this.senders.recover(block.transactions));
+    if (recovered.length !== block.transactions.length)
+      throw new TernError(
+        'BLOCK_SENDERS',
+        `${recovered.length} senders recovered for ${block.transactions.length} txs`,
+      );
     const senders: Uint8Array[] = [];
     recovered.forEach((r, i) => {
       if (!r.ok) invalid(block, `transaction ${i}: ${r.message}`);
@@ -245,7 +478,6 @@ export class BlockImporter {
     timings.senders = performance.now() - t;
 
     t = performance.now();
-    this.executor.state.reset(reader);
     let outcome: Awaited<ReturnType<typeof processBlock>>;
     try {
       outcome = await processBlock({
@@ -253,7 +485,9 @@ export class BlockImporter {
         config,
         block,
         senders,
-        getBlockHash: onSideChain ? this.ancestry(parent, header.parentHash) : (n) => this.store.canonicalHash(n),
+        getBlockHash: onSideChain
+          ? this.ancestry(parent, header.parentHash)
+          : (blockHashes ?? ((n) => this.store.canonicalHash(n))),
       });
     } catch (err) {
       if (err instanceof TernError && (err.code === 'BLOCK_INVALID_TX' || err.code === 'BLOCK_INVALID_BODY'))

@@ -101,6 +101,7 @@ const SPECS: Record<string, Spec> = {
       getRawHeader: (call, b) => call('debug_getRawHeader', [blockArg(b)]),
       getRawReceipts: (call, b) => call('debug_getRawReceipts', [blockArg(b)]),
       getRawTransaction: 'debug_getRawTransaction',
+      preimage: 'debug_preimage',
       setHead: (call, b) => call('debug_setHead', [blockArg(b)]),
       verbosity: 'debug_verbosity',
       vmodule: 'debug_vmodule',

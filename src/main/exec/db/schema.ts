@@ -17,6 +17,9 @@
 //   'm' name(utf-8)                 → metadata (schema version, engine, chain config, genesis hash, head markers, ...)
 //   'i' kind(1) value number(8)     → log index: block `number` has a log with this address (kind 0) or this topic at
 //                                     position kind-1 (kinds 1..4); kind 0xff with no value marks a block with logs
+//   'p' hash(32)                    → keccak256 preimage: the bytes whose hash is `hash` (--vmdebug: KECCAK256 opcode
+//                                     inputs; --cache.preimages: trie keys, address and storage slot), as geth's
+//                                     "secure-key-" table; served by debug_preimage
 //
 // Flat state is keyed by plain address (and plain slot), not by their keccak hashes as geth's snapshot is: the
 // executor reads by address with no hashing, storage of one account is one prefix range (self-destruct, dumps), and
@@ -43,6 +46,7 @@ export const TablePrefix = {
   reverseChanges: 0x64, // 'd'
   forwardChanges: 0x66, // 'f'
   logIndex: 0x69, // 'i'
+  preimage: 0x70, // 'p'
 } as const;
 
 /** Metadata entries ('m' + name). */
@@ -234,4 +238,10 @@ export function logIndexKey(kind: number, value: Uint8Array, number: number): Ui
 /** 'i' kind value: the prefix of one address's or topic's block list. */
 export function logIndexPrefix(kind: number, value: Uint8Array): Uint8Array {
   return key(TablePrefix.logIndex, Uint8Array.of(kind), value);
+}
+
+/** 'p' hash */
+export function preimageKey(hash: Uint8Array): Uint8Array {
+  checkHash(hash);
+  return key(TablePrefix.preimage, hash);
 }

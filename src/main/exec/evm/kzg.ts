@@ -32,9 +32,30 @@ export function load(): CKzg {
 const b = fromHex;
 const h = toHexKey;
 
-/** The c-kzg-backed KZG implementation for `createCommon…({ customCrypto: { kzg } })`. Loads c-kzg on first use. */
+/**
+ * The c-kzg-backed KZG implementation for `createCommon…({ customCrypto: { kzg } })`. Lazy: c-kzg and its trusted
+ * setup (~1-2 s of start-up, tens of MB) are loaded on the first call, i.e. when a block first needs the
+ * point-evaluation precompile or a blob is checked, not when an executor is created.
+ */
 export function createKzg(): KZG {
-  const k = load();
+  let loaded: CKzg | undefined;
+  const lazy = {} as CKzg;
+  for (const name of [
+    'blobToKzgCommitment',
+    'computeBlobKzgProof',
+    'verifyKzgProof',
+    'verifyBlobKzgProofBatch',
+    'computeCells',
+    'computeCellsAndKzgProofs',
+    'recoverCellsAndKzgProofs',
+    'verifyCellKzgProofBatch',
+  ] as const) {
+    (lazy as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      loaded ??= load();
+      return (loaded[name] as (...a: unknown[]) => unknown)(...args);
+    };
+  }
+  const k = lazy;
   return {
     blobToKzgCommitment: (blob) => h(k.blobToKzgCommitment(b(blob))),
     computeBlobProof: (blob, commitment) => h(k.computeBlobKzgProof(b(blob), b(commitment))),

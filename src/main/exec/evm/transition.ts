@@ -26,8 +26,9 @@ import {
   readAuthorization,
 } from '../../primitives/tx/7702/authorization.js';
 import { type FlatState, isEmptyCodeHash } from '../state/flatState.js';
-import type { BlockContext, ExecutorCore } from './context.js';
+import type { BlockContext, ExecutorCore, TxHooks } from './context.js';
 import type { BlockEnv } from './env.js';
+import { installFastOpcodes } from './fastOpcodes.js';
 import { blobGas, cappedRefund, feeCap, MAX_UINT256, minBigint, tipCap } from './fees.js';
 import {
   type AuthorizationBytes,
@@ -48,6 +49,7 @@ import {
   TX_AUTH_EMPTY_ACCOUNT_GAS,
   TX_AUTH_TUPLE_GAS,
 } from './intrinsic.js';
+import { installJumpdestCache } from './jumpdest.js';
 import { finishExecution, prepareWarmSet, type TouchingJournal, unprefixed } from './message.js';
 import { OpBlockFees } from './op/blockFees.js';
 import { BASE_FEE_VAULT_ADDRESS, L1_FEE_VAULT_ADDRESS, OPERATOR_FEE_VAULT_ADDRESS } from './op/constants.js';
@@ -96,6 +98,8 @@ export class Executor implements ExecutorCore {
   private opKey = '';
   /** Active precompile addresses (unprefixed hex) of the current hardfork, warm in every transaction. */
   private precompiles: string[] = [];
+  /** Tracer around each transaction (../tracing/); undefined for untraced execution. */
+  tracer: TxHooks | undefined = undefined;
 
   private constructor(common: Common, state: FlatState, evm: EVM, hashes: BlockHashes) {
     this.common = common;
@@ -106,6 +110,11 @@ export class Executor implements ExecutorCore {
 
   static async create(opts: ExecutorOptions): Promise<Executor> {
     installFastEipLookup(opts.common);
+    await installJumpdestCache();
+    await installFastOpcodes();
+    // The KECCAK256 opcode hashes through customCrypto.keccak256, else @noble/hashes in JS (a quarter of an ERC-20
+    // import profile): give it the native hasher unless the Common brought its own.
+    opts.common.customCrypto.keccak256 ??= keccak256;
     const hashes = new BlockHashes();
     const evm = await createEVM({ common: opts.common, stateManager: opts.state, blockchain: hashes });
     return new Executor(opts.common, opts.state, evm, hashes);
@@ -193,7 +202,26 @@ function typeSupported(type: number, rules: BlockEnv['rules']): boolean {
  * a TR_… code (or SenderNotEOA) and geth's message when the transaction is invalid; the state is then unchanged.
  * A transaction whose execution fails is valid: it returns status 0 and pays for its gas.
  */
-export async function applyTransaction(block: BlockContext, tx: TransactionLike, sender: Address): Promise<TxResult> {
+export function applyTransaction(block: BlockContext, tx: TransactionLike, sender: Address): Promise<TxResult> {
+  const tracer = block.executor.tracer;
+  return tracer === undefined ? applyUntraced(block, tx, sender) : applyTraced(tracer, block, tx, sender);
+}
+
+/** applyTransaction with the tracer told about the start and the end (a throw from onTxEnd aborts the caller). */
+async function applyTraced(tracer: TxHooks, block: BlockContext, tx: TransactionLike, sender: Address) {
+  tracer.onTxStart(block, tx, sender);
+  let result: TxResult;
+  try {
+    result = await applyUntraced(block, tx, sender);
+  } catch (err) {
+    tracer.onTxEnd(undefined, err);
+    throw err;
+  }
+  tracer.onTxEnd(result, undefined);
+  return result;
+}
+
+async function applyUntraced(block: BlockContext, tx: TransactionLike, sender: Address): Promise<TxResult> {
   const { executor, env } = block;
   const { evm, state } = executor;
   const rules = env.rules;

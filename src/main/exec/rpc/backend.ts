@@ -12,6 +12,7 @@ import { recoverSender } from '../senders/recover.js';
 import { CallRunner } from './call.js';
 import { ChainView } from './chainView.js';
 import { GasPriceOracle, type GasPriceOracleOptions, gasPriceOracleDefaults } from './gasPrice.js';
+import type { PendingBlockSource } from './pending.js';
 
 export interface ExecRpcOptions {
   /** --networkid: 0 reports the chain id (net_version). */
@@ -44,6 +45,8 @@ export class ExecRpcBackend {
   readonly oracle: GasPriceOracle;
   readonly calls: CallRunner;
   readonly #senders = new Map<string, Uint8Array>();
+  /** --rollup.computependingblock: set by the node; absent, `pending` is answered as `latest`. */
+  pendingBlocks: PendingBlockSource | undefined;
 
   constructor(
     readonly db: Database,
@@ -61,11 +64,13 @@ export class ExecRpcBackend {
 
   /**
    * Runs `fn` over a consistent view of the chain and releases the view afterwards. TernErrors (a missing trie
-   * node, a malformed stored value) are answered as geth answers any plain error: -32000 with the message.
+   * node, a malformed stored value) are answered as geth answers any plain error: -32000 with the message. With
+   * `pending` set (the request names the `pending` tag), the view carries the computed pending block if there is one.
    */
-  async read<T>(fn: (view: ChainView) => T | Promise<T>): Promise<T> {
+  async read<T>(fn: (view: ChainView) => T | Promise<T>, pending = false): Promise<T> {
     const view = ChainView.open(this.db, this.config);
     try {
+      if (pending && this.pendingBlocks) view.pending = await this.pendingBlocks.get(view);
       return await fn(view);
     } catch (err) {
       if (err instanceof TernError) throw serverError(err.message);

@@ -1,6 +1,7 @@
 // Block selectors resolved against a chain view with geth's semantics (eth/api_backend.go):
 // - `latest` is the head; `pending` is the head too, as op-geth serves it when it does not compute a pending
-//   block (tern has no miner); `earliest` is block 0 (no history is pruned);
+//   block, or with --rollup.computependingblock the block computed from the pool (./pending.ts) when the request
+//   asked the backend for it; `earliest` is block 0 (no history is pruned);
 // - `safe` and `finalized` are the blocks the consensus client marked, an error when none is marked yet;
 // - a number is the canonical block at that height, absent (null) above the head;
 // - a hash (EIP-1898) is any stored block, and with `requireCanonical` only a canonical one.
@@ -14,8 +15,9 @@ const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2
 export function headerByNumber(view: ChainView, n: BlockNumberParam): HeaderRef | undefined {
   switch (n) {
     case 'latest':
-    case 'pending':
       return view.head();
+    case 'pending':
+      return view.pending?.ref ?? view.head();
     case 'earliest':
       return view.headerByNumber(0n);
     case 'safe': {

@@ -28,7 +28,7 @@ import { recoverAddress } from '../evm/recover.js';
 import { applyTransaction, Executor } from '../evm/transition.js';
 import { FlatState } from '../state/flatState.js';
 import type { StateReader } from '../state/interface.js';
-import { stateBlockRef } from './blockTag.js';
+import { isPending, stateBlockRef } from './blockTag.js';
 import { type CallArgs, type CallMessage, callDefaults, toMessage } from './callArgs.js';
 import type { ChainView, HeaderRef } from './chainView.js';
 import { hex } from './format.js';
@@ -42,7 +42,7 @@ export interface CallBackend {
   readonly evmTimeoutMs: number;
   readonly oracle: GasPriceOracle;
   readonly logger: Logger;
-  read<T>(fn: (view: ChainView) => T | Promise<T>): Promise<T>;
+  read<T>(fn: (view: ChainView) => T | Promise<T>, pending?: boolean): Promise<T>;
 }
 
 const MAX_UINT64 = (1n << 64n) - 1n;
@@ -387,7 +387,7 @@ export class CallRunner {
         if (r.error === 'revert') throw revertError(r.returnValue);
         if (r.error !== undefined) throw serverError(vmErrorMessage(r.error));
         return hex(r.returnValue);
-      }),
+      }, isPending(sel)),
     );
   }
 
@@ -465,7 +465,7 @@ export class CallRunner {
           else hi = mid;
         }
         return hi;
-      }),
+      }, isPending(sel)),
     );
   }
 
@@ -527,7 +527,7 @@ export class CallRunner {
           }
           prev = tracer;
         }
-      }),
+      }, isPending(sel)),
     );
   }
 

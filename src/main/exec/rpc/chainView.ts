@@ -11,6 +11,7 @@ import { DbStateReader } from '../chain/stateStore.js';
 import * as chain from '../db/chain.js';
 import type { KVReader } from '../db/interface.js';
 import type { Database } from '../db/open.js';
+import type { PendingBlock } from './pending.js';
 
 /** A header together with its hash (the hash is what the database keys it by; no re-hashing needed). */
 export interface HeaderRef {
@@ -24,6 +25,8 @@ export const equalBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined)
 export class ChainView {
   #head: HeaderRef | undefined;
   #state: DbStateReader | undefined;
+  /** --rollup.computependingblock: the pending block on top of this view's head, for requests that name it. */
+  pending: PendingBlock | undefined;
 
   constructor(
     private readonly reader: chain.ChainReader,
@@ -101,6 +104,7 @@ export class ChainView {
 
   /** The whole block (header and body) stored under `hash`. */
   block(hash: Uint8Array): Block | undefined {
+    if (this.pending && equalBytes(hash, this.pending.ref.hash)) return this.pending.block;
     const n = this.numberOf(hash);
     if (n === undefined) return undefined;
     const headerRlp = chain.readHeaderRlp(this.reader, n, hash);
@@ -112,6 +116,7 @@ export class ChainView {
 
   /** The consensus receipts of block (number, hash); undefined when not stored. */
   receipts(ref: HeaderRef): Receipt[] | undefined {
+    if (this.pending && equalBytes(ref.hash, this.pending.ref.hash)) return [...this.pending.receipts];
     const raw = this.rawReceipts(ref);
     return raw?.map((r) => decodeReceipt(r));
   }

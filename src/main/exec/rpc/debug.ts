@@ -1,14 +1,19 @@
 // The `debug` namespace methods that read the chain in its consensus encoding (geth's DebugAPI GetRaw*): the RLP
 // of a header or block, each receipt's binary encoding, and a transaction's envelope; and debug_executionWitness,
-// the witness stateless execution needs to re-run a block (../witness/).
+// the witness stateless execution needs to re-run a block (../witness/); and debug_preimage, a keccak preimage that
+// --vmdebug or --cache.preimages recorded (../chain/preimages.ts).
 import { serverError } from '../../common/rpc/errors.js';
-import { checkArity, decodeBlockNumberOrHash, decodeHash, param } from '../../common/rpc/params.js';
+import { checkArity, decodeBlockNumber, decodeBlockNumberOrHash, decodeHash, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { encodeBlock, transactionHash } from '../../primitives/block/block.js';
+import { readPreimage } from '../chain/preimages.js';
+import { decodeTraceConfig } from '../tracing/config.js';
+import { TraceRunner } from '../tracing/runner.js';
 import { generateWitness } from '../witness/generate.js';
 import { witnessToJson } from '../witness/witness.js';
 import type { ExecRpcBackend } from './backend.js';
-import { blockRef, headerByHash } from './blockTag.js';
+import { blockRef, headerByHash, headerByNumber } from './blockTag.js';
+import { decodeCallArgs } from './callArgs.js';
 import type { ChainView, HeaderRef } from './chainView.js';
 import { equalBytes } from './chainView.js';
 import { hex } from './format.js';
@@ -30,6 +35,7 @@ const hashOf = (r: HeaderRef | Uint8Array): Uint8Array => (r instanceof Uint8Arr
 
 export function debugNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
   return {
+    ...traceMethods(b),
     getRawHeader: (params) =>
       b.read((view) => {
         const r = resolve(view, params);
@@ -59,6 +65,14 @@ export function debugNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
         if (r === undefined) throw serverError('block not found');
         return witnessToJson(await generateWitness(view, hashOf(r)));
       }),
+    // geth's DebugAPI.Preimage: the stored keccak preimage (recorded with --vmdebug / --cache.preimages).
+    preimage: (params) => {
+      checkArity(params, 1);
+      const hash = fromHex(param(params, 0, decodeHash));
+      const found = readPreimage(b.db.kv, hash);
+      if (found === undefined) throw serverError('unknown preimage');
+      return hex(found);
+    },
     getRawTransaction: (params) => {
       checkArity(params, 1);
       const hash = fromHex(param(params, 0, decodeHash));
@@ -69,6 +83,51 @@ export function debugNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
         const raw = ref && view.block(ref.hash)?.transactions[lookup.index];
         return raw && equalBytes(transactionHash(raw), hash) ? hex(raw) : '0x';
       });
+    },
+  };
+}
+
+/** debug_trace*: re-execution with the struct logger or a named tracer (../tracing/). */
+function traceMethods(b: ExecRpcBackend): Record<string, RpcHandler> {
+  const runner = new TraceRunner(b);
+  return {
+    traceTransaction: (params) => {
+      checkArity(params, 1, 2);
+      const hash = fromHex(param(params, 0, decodeHash));
+      return runner.traceTransaction(hash, decodeTraceConfig(params, 1));
+    },
+    traceBlockByNumber: (params) => {
+      checkArity(params, 1, 2);
+      const n = param(params, 0, decodeBlockNumber);
+      const select = (view: ChainView): HeaderRef => {
+        const ref = headerByNumber(view, n);
+        if (ref === undefined) throw serverError(`block #${n} not found`);
+        return ref;
+      };
+      return runner.traceBlock(select, decodeTraceConfig(params, 1));
+    },
+    traceBlockByHash: (params) => {
+      checkArity(params, 1, 2);
+      const hash = param(params, 0, decodeHash);
+      const select = (view: ChainView): HeaderRef => {
+        const ref = headerByHash(view, hash);
+        if (ref === undefined) throw serverError(`block ${hash} not found`);
+        return ref;
+      };
+      return runner.traceBlock(select, decodeTraceConfig(params, 1));
+    },
+    traceCall: (params) => {
+      checkArity(params, 2, 3);
+      const args = param(params, 0, decodeCallArgs);
+      const sel = param(params, 1, decodeBlockNumberOrHash);
+      const extra = params[2];
+      if (extra !== null && typeof extra === 'object') {
+        for (const key of ['stateOverrides', 'blockOverrides']) {
+          const v = (extra as Record<string, unknown>)[key];
+          if (v !== undefined && v !== null) throw serverError(`debug_traceCall: ${key} are not supported yet`);
+        }
+      }
+      return runner.traceCall(args, sel, decodeTraceConfig(params, 2));
     },
   };
 }

@@ -146,7 +146,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       checkArity(params, 2);
       const n = param(params, 0, decodeBlockNumber);
       const full = param(params, 1, decodeBool);
-      return b.read((view) => blockJsonByNumber(view, n, full));
+      return b.read((view) => blockJsonByNumber(view, n, full), isPending(n));
     },
     getBlockByHash: (params) => {
       checkArity(params, 2);
@@ -169,7 +169,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
         const json = headerJson(ref);
         if (n === 'pending' && !isOptimism) Object.assign(json, { hash: null, nonce: null, miner: null });
         return json;
-      });
+      }, isPending(n));
     },
     getHeaderByHash: (params) => {
       checkArity(params, 1);
@@ -185,7 +185,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       return b.read((view) => {
         const block = blockOf(view, headerByNumber(view, n));
         return block ? qty(block.transactions.length) : null;
-      });
+      }, isPending(n));
     },
     getBlockTransactionCountByHash: (params) => {
       checkArity(params, 1);
@@ -251,7 +251,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
         const ref = headerByNumber(view, n);
         const block = blockOf(view, ref);
         return ref && block ? blockTxToJson(block, ref.hash, index, b.senderOf, depositReceipts(view, ref)) : null;
-      });
+      }, isPending(n));
     },
     getRawTransactionByHash: (params) => {
       checkArity(params, 1);
@@ -311,13 +311,18 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       checkArity(params, 2);
       const address = fromHex(param(params, 0, decodeAddress));
       const sel = param(params, 1, decodeBlockNumberOrHash);
-      return b.read((view) => qty(stateAt(view, stateBlockRef(view, sel)).getAccount(address)?.balance ?? 0n));
+      return b.read(
+        (view) => qty(stateAt(view, stateBlockRef(view, sel)).getAccount(address)?.balance ?? 0n),
+        isPending(sel),
+      );
     },
     getTransactionCount: (params) => {
       checkArity(params, 2);
       const address = fromHex(param(params, 0, decodeAddress));
       const sel = param(params, 1, decodeBlockNumberOrHash);
-      // No transaction pool yet: the pending nonce is the head state's.
+      // Without a pool (sendTx.ts answers `pending` from it): the computed pending block's state, else the head's.
+      if (isPending(sel) && b.pendingBlocks)
+        return b.read((view) => qty(stateAt(view, stateBlockRef(view, sel)).getAccount(address)?.nonce ?? 0n), true);
       const at = isPending(sel) ? latest : sel;
       return b.read((view) => qty(stateAt(view, stateBlockRef(view, at)).getAccount(address)?.nonce ?? 0n));
     },
@@ -329,7 +334,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
         const state = stateAt(view, stateBlockRef(view, sel));
         const account = state.getAccount(address);
         return hex(account ? state.getCode(account.codeHash) : new Uint8Array(0));
-      });
+      }, isPending(sel));
     },
     getStorageAt: (params) => {
       checkArity(params, 3);
@@ -345,7 +350,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
           throw serverError(`unable to decode storage key: ${(err as Error).message}`);
         }
         return `0x${state.getStorage(address, slot).toString(16).padStart(64, '0')}`;
-      });
+      }, isPending(sel));
     },
     getProof: (params) => {
       checkArity(params, 3);

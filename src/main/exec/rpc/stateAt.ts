@@ -22,6 +22,7 @@ import {
   toNibbles,
 } from '../state/trie/node.js';
 import { type ChainView, equalBytes, type HeaderRef } from './chainView.js';
+import { PendingStateReader } from './pending.js';
 
 /** Code by hash and trie nodes by hash: what the trie-backed reader needs besides the root. */
 export interface CodeAndNodes extends NodeReader {
@@ -63,8 +64,17 @@ export class TrieStateReader implements StateReader {
   }
 }
 
-/** The state after block `ref`: the flat state for the view's head, the trie for any other block. */
+/**
+ * The state after block `ref`: the flat state for the view's head, the trie for any other block, the parent's state
+ * with the changes on top for the computed pending block.
+ */
 export function stateAt(view: ChainView, ref: HeaderRef): StateReader {
+  const pending = view.pending;
+  if (pending && equalBytes(ref.hash, pending.ref.hash)) {
+    const parent = view.headerByHash(pending.parentHash);
+    if (!parent) throw new TernError('PENDING_PARENT', 'pending block parent not found');
+    return new PendingStateReader(stateAt(view, { header: parent, hash: pending.parentHash }), pending.diff);
+  }
   const flat = view.state();
   if (equalBytes(ref.hash, view.head().hash)) return flat;
   return new TrieStateReader(flat, ref.header.stateRoot);

@@ -18,6 +18,10 @@ import { bigintToMinimalBytes, bytesToBigintUnsigned, toHexKey } from './hex.js'
 import type { AccountDiff, StateDiff, StateReader } from './interface.js';
 
 const EMPTY_CODE = new Uint8Array(0);
+/** Bytes of contract code the code cache holds before it starts over. */
+const CODE_CACHE_BYTES = 64 * 1024 * 1024;
+/** Accounts the overlay keeps as a cache across blocks (see advance()) before it starts over. */
+const MAX_CACHED_ACCOUNTS = 500_000;
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a === b) return true;
@@ -43,6 +47,8 @@ class Entry {
   code: Uint8Array | undefined;
   /** Storage root as the reader reported it; undefined means the committed storage is empty. */
   baseRoot: Uint8Array | undefined;
+  /** baseRoot is the root after the last block (set by FlatState.advance from the commitment), wipes included. */
+  rootCurrent = false;
   /** Known slot values: cached reads and writes. A slot absent here reads through to the reader (unless wiped). */
   storage: Map<string, bigint> = new Map();
   /** The committed storage no longer applies (wiped): slots absent from `storage` are zero. */
@@ -122,6 +128,12 @@ export class FlatState implements StateManagerInterface {
   private readonly journal: Undo[] = [];
   private readonly marks: number[] = [];
   private readonly txEntries: Entry[] = [];
+  /**
+   * Code by hash (hex key), kept across blocks and readers: code is immutable for its hash, and handing the EVM the
+   * same Uint8Array for the same contract lets the interpreter's jump-destination cache (../evm/jumpdest.ts) hit.
+   */
+  private readonly codeCache = new Map<string, Uint8Array>();
+  private codeCacheBytes = 0;
 
   /** EIP-2200 original values for the EVM: the value of a slot at the start of the current transaction. */
   readonly originalStorageCache: {
@@ -269,9 +281,22 @@ export class FlatState implements StateManagerInterface {
   private loadCode(e: Entry): Uint8Array {
     if (e.code !== undefined) return e.code;
     const hashKey = toHexKey(e.codeHash);
-    const code = this.newCodes.get(hashKey) ?? this.reader.getCode(e.codeHash);
+    let code = this.codeCache.get(hashKey) ?? this.newCodes.get(hashKey);
+    if (code === undefined) {
+      code = this.reader.getCode(e.codeHash);
+      this.cacheCode(hashKey, code);
+    }
     e.code = code;
     return code;
+  }
+
+  private cacheCode(hashKey: string, code: Uint8Array): void {
+    if (this.codeCacheBytes + code.length > CODE_CACHE_BYTES) {
+      this.codeCache.clear();
+      this.codeCacheBytes = 0;
+    }
+    this.codeCache.set(hashKey, code);
+    this.codeCacheBytes += code.length;
   }
 
   setNonce(address: Address, nonce: bigint): void {
@@ -467,8 +492,15 @@ export class FlatState implements StateManagerInterface {
   async getAccount(address: Address): Promise<Account | undefined> {
     const e = this.entry(address.bytes);
     if (!e.exists) return undefined;
-    // Only the emptiness of the storage root matters to the EVM (EIP-7610 collision check).
-    const root = e.wiped || e.baseRoot === undefined ? KECCAK256_RLP : e.baseRoot;
+    // Only the emptiness of the storage root matters to the EVM (EIP-7610 collision check). A storage wiped in this
+    // block counts as empty; after advance() the root is the commitment's, whatever wipes came before.
+    const root = e.clearedInBlock
+      ? KECCAK256_RLP
+      : e.rootCurrent
+        ? (e.baseRoot ?? KECCAK256_RLP)
+        : e.wiped || e.baseRoot === undefined
+          ? KECCAK256_RLP
+          : e.baseRoot;
     return new Account(e.nonce, e.balance, root, e.codeHash);
   }
 
@@ -601,6 +633,7 @@ export class FlatState implements StateManagerInterface {
     for (const e of this.dirty) {
       e.existedBefore = e.exists;
       e.dirty = false;
+      e.rootCurrent = false;
       e.clearedInBlock = false;
       e.written = undefined;
     }
@@ -613,6 +646,41 @@ export class FlatState implements StateManagerInterface {
     }
   }
 
+  /**
+   * Commits the block like flush() and keeps every cached account and slot as a warm cache for the next block.
+   * Until rebase() names a reader of the state this overlay now holds (the block's post-state), reading anything
+   * not cached throws. `storageRoots` are the new storage roots of the accounts the block changed (the trie
+   * commitment's), so EIP-7610's emptiness check stays exact. The cache starts over once it holds too many
+   * accounts: then it returns false (the overlay no longer holds every change since it was last reset).
+   */
+  advance(storageRoots: ReadonlyMap<string, Uint8Array>): boolean {
+    if (this.marks.length > 0) throw new TernError('STATE_JOURNAL', 'advance with a checkpoint open');
+    const changed = [...this.dirty];
+    for (const [hash, code] of this.newCodes) if (!this.codeCache.has(hash)) this.cacheCode(hash, code);
+    this.flush();
+    for (const e of changed) {
+      const root = storageRoots.get(e.key);
+      if (root !== undefined) {
+        e.baseRoot = sameBytes(root, KECCAK256_RLP) ? undefined : root;
+        e.rootCurrent = true;
+      } else if (!e.exists) {
+        e.baseRoot = undefined;
+        e.rootCurrent = true;
+      }
+    }
+    this.reader = NO_READER;
+    if (this.accounts.size <= MAX_CACHED_ACCOUNTS) return true;
+    this.accounts.clear();
+    return false;
+  }
+
+  /** Points the overlay at another reader of the same state (e.g. a fresh snapshot), keeping the cache. */
+  rebase(reader: StateReader): void {
+    if (this.marks.length > 0 || this.dirty.size > 0)
+      throw new TernError('STATE_JOURNAL', 'rebase with uncommitted changes: call advance() or reset() first');
+    this.reader = reader;
+  }
+
   /** Drops everything (overlay, journal, diff) and reads from `reader` from now on. */
   reset(reader: StateReader): void {
     this.reader = reader;
@@ -623,6 +691,17 @@ export class FlatState implements StateManagerInterface {
     this.marks.length = 0;
     this.txEntries.length = 0;
   }
+}
+
+/** The reader between advance() and rebase(): the state it would have to show is not named yet. */
+const NO_READER: StateReader = {
+  getAccount: () => noReader(),
+  getStorage: () => noReader(),
+  getCode: () => noReader(),
+};
+
+function noReader(): never {
+  throw new TernError('STATE_JOURNAL', 'FlatState read after advance() and before rebase(): no reader for the state');
 }
 
 function noTrie(what: string): TernError {

@@ -10,8 +10,17 @@ for (let i = 0; i < 6; i++) {
   NIBBLE[65 + i] = 10 + i;
 }
 
+/**
+ * Node's native hex encoder, callable on any Uint8Array (Buffer's own method, not part of the typed API): one flat
+ * string instead of a rope of 2-digit pieces that the next Map lookup would have to flatten (2-3× faster here).
+ */
+const hexSlice = (
+  Buffer.prototype as unknown as { hexSlice?: (this: Uint8Array, start: number, end: number) => string }
+).hexSlice;
+
 /** `0x` + lowercase hex of the bytes. */
 export function toHexKey(bytes: Uint8Array): string {
+  if (hexSlice !== undefined) return `0x${hexSlice.call(bytes, 0, bytes.length)}`;
   let s = '0x';
   for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] as number];
   return s;

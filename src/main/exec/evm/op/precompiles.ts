@@ -4,6 +4,7 @@
 // jovian}/exec-engine.md).
 import { EVMError, type ExecResult, type PrecompileFunc, type PrecompileInput } from '@ethereumjs/evm';
 import { p256 } from '@noble/curves/nist.js';
+import { applyNativeBls } from '../blsNative.js';
 import type { OpForks } from './forks.js';
 
 /** Precompile addresses as @ethereumjs/evm keys them: 40 lowercase hex digits, no prefix. */
@@ -76,6 +77,7 @@ export function limitInput(inner: PrecompileFunc, max: number): PrecompileFunc {
  * map is rebuilt by @ethereumjs/evm on every hardfork change, so this runs after each one.
  */
 export function applyOpPrecompiles(map: Map<string, PrecompileFunc | undefined>, forks: OpForks): void {
+  applyNativeBls(map); // BLS12_G1ADD / BLS12_G2ADD through @chainsafe/blst (../blsNative.ts), Isthmus on
   if (forks.fjord) map.set(P256VERIFY_ADDRESS, p256Verify);
   const limit = (address: string, max: number) => {
     const inner = map.get(address);

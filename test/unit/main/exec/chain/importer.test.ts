@@ -50,4 +50,35 @@ describe('block import', () => {
     expect(hex(store.head().hash)).toBe(hex(genesis.hash));
     await db.close();
   });
+
+  it('pipelines writes: blocks execute while earlier ones are written, a bad block leaves the earlier ones', async () => {
+    const db = await openDatabase({ engine: 'memory' });
+    const store = new ChainStore(db);
+    await store.initGenesis(parseGenesis(JSON.parse(readFileSync(join(TESTS, 'genesis.json'), 'utf8'))));
+    const senders = new InlineSenderRecovery();
+    const importer = await BlockImporter.create(store, senders, logger);
+    const blocks = [...rlpItems(readFileSync(join(TESTS, 'chain.rlp')))].map(decodeBlock);
+    const half = Math.floor(blocks.length / 2);
+    for (const block of blocks.slice(0, half)) {
+      const r = await importer.importBlock(block, { pipeline: true, senders: senders.recover(block.transactions) });
+      expect(r.status).toBe('imported');
+    }
+    // A block with a wrong state root: rejected, the queued writes before it still land.
+    const next = blocks[half] as (typeof blocks)[number];
+    const bad = { ...next, header: { ...next.header, stateRoot: new Uint8Array(32) } };
+    await expect(importer.importBlock(bad, { pipeline: true })).rejects.toThrow(/state root mismatch/);
+    await importer.settle();
+    const before = blocks[half - 1] as (typeof blocks)[number];
+    expect(hex(store.head().hash)).toBe(hex(headerHash(before.header)));
+    // The rest imports (the overlay was dropped with the bad block and rebuilt from the database).
+    for (const block of blocks.slice(half)) {
+      expect((await importer.importBlock(block, { pipeline: true })).status).toBe('imported');
+    }
+    await importer.settle();
+    const last = blocks[blocks.length - 1] as (typeof blocks)[number];
+    expect(hex(store.head().hash)).toBe(hex(headerHash(last.header)));
+    // Without pipelining the same importer still answers, and a known block is a no-op.
+    expect((await importer.importBlock(last)).status).toBe('known');
+    await db.close();
+  });
 });

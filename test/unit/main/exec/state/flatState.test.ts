@@ -280,6 +280,39 @@ describe('FlatState diff', () => {
   });
 });
 
+describe('FlatState across blocks (advance/rebase)', () => {
+  it('keeps the block as a warm cache, takes the new storage roots, and reads only through a named reader', async () => {
+    const { reader, state } = fixture();
+    await state.putStorage(B, slot(1), Uint8Array.of(5));
+    await state.modifyAccountFields(A, { balance: 90n });
+    // C is created with storage; the commitment reports its new (nonempty) root.
+    await state.putAccount(C, new Account(1n, 0n));
+    await state.putStorage(C, slot(3), Uint8Array.of(3));
+    expect(state.advance(new Map([[C.toString(), NONEMPTY_ROOT]]))).toBe(true);
+    expect(state.diff().accounts.size).toBe(0);
+    // Until rebase() names the post-block reader, an uncached read throws.
+    expect(() => state.getStorageValue(B.bytes, slot(2))).toThrow(/rebase/);
+    state.rebase(reader);
+    const reads = reader.reads;
+    expect(await val(state, B, 1)).toBe(5n);
+    expect(state.getBalance(A)).toBe(90n);
+    expect(await val(state, C, 3)).toBe(3n);
+    expect((await state.getAccount(C))?.storageRoot).toEqual(NONEMPTY_ROOT);
+    expect(reader.reads).toBe(reads);
+    // Slots the block did not read come from the new reader.
+    expect(await val(state, B, 2)).toBe(22n);
+    await state.checkpoint();
+    expect(() => state.rebase(reader)).toThrow(/uncommitted/);
+  });
+
+  it('hands out one code array per code hash across resets (the jump-analysis cache keys on it)', async () => {
+    const { reader, state } = fixture();
+    const first = await state.getCode(B);
+    state.reset(reader);
+    expect(await state.getCode(B)).toBe(first);
+  });
+});
+
 describe('hex helpers', () => {
   it('round-trips keys and minimal integers', () => {
     expect(toHexKey(Uint8Array.of(0, 0xab))).toBe('0x00ab');
