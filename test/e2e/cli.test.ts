@@ -82,9 +82,9 @@ describe('bad values of every kind', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not supported yet: --p2p\.static/);
-    const i = run('tern-exec', ['--vmdebug']);
+    const i = run('tern-exec', ['--graphql']);
     expect(i.code).toBe(2);
-    expect(i.stderr).toMatch(/not supported yet: --vmdebug/);
+    expect(i.stderr).toMatch(/not supported yet: --graphql/);
   });
 
   it('names a malformed JWT secret file', () => {
