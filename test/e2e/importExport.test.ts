@@ -1,8 +1,9 @@
 // `tern-exec import` and `export` as an operator runs them: real processes over dist/. The crash test kills the
 // importer with SIGKILL in the middle of a chain several times; each time the database must open at a block of
 // that chain, and the next import must resume after it and end on the chain's head with every state root checked.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,39 @@ describe('tern-exec import killed with SIGKILL', () => {
     });
     return { child, started };
   }
+
+  it('serves a CPU profile during the import that go tool pprof reads, worker threads included', async () => {
+    const datadir = join(work, 'profiled');
+    expect(exec(['--datadir', datadir, 'init', files.genesis]).code).toBe(0);
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = s.address() as { port: number };
+        s.close(() => resolve(p));
+      });
+    });
+    const child = spawn(
+      process.execPath,
+      [BIN, '--log.format', 'json', '--datadir', datadir, '--pprof', `--pprof.port=${port}`, 'import', files.chain],
+      { env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const exited = new Promise((r) => child.once('exit', r));
+    let err = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr?.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (err.includes('"Importing blockchain"')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`import exited (${code}) before it started:\n${err}`)));
+    });
+    const res = await fetch(`http://127.0.0.1:${port}/debug/pprof/profile?seconds=2`);
+    expect(res.status).toBe(200);
+    const file = join(work, 'import.pb.gz');
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    await exited;
+    const top = execFileSync('go', ['tool', 'pprof', '-top', file], { encoding: 'utf8' });
+    expect(top).toMatch(/\[thread main/);
+    expect(top).toMatch(/\[thread worker/);
+  }, 120_000);
 
   it('opens consistent after each kill and resumes to the same head', async () => {
     const datadir = join(work, 'crash');

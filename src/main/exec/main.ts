@@ -15,7 +15,11 @@ import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
 import { selectKzgLibrary } from './cryptoKzg.js';
 import { runDev } from './dev/start.js';
-import { checkExecObservabilitySettings, startExecObservability, withCpuProfile } from './metrics/observability.js';
+import {
+  checkExecObservabilitySettings,
+  startExecObservability,
+  withImportProfiling,
+} from './metrics/observability.js';
 import { runNode } from './node.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
@@ -50,7 +54,7 @@ function loggerOptions(settings: Settings): LoggerOptions {
 async function startExec(ctx: ProgramContext): Promise<undefined | 'done'> {
   checkExecObservabilitySettings(ctx.settings);
   if (ctx.settings.subcommand?.name === 'init') return runInit(ctx);
-  if (ctx.settings.subcommand?.name === 'import') return withCpuProfile(ctx, () => runImport(ctx));
+  if (ctx.settings.subcommand?.name === 'import') return withImportProfiling(ctx, () => runImport(ctx));
   if (ctx.settings.subcommand?.name === 'export') return runExport(ctx);
   if (ctx.settings.subcommand?.name === 'attach') return runAttach(ctx);
   if (ctx.settings.subcommand?.name === 'console') return runConsole(ctx);

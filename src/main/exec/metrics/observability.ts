@@ -116,23 +116,7 @@ export async function startExecObservability(
     lifecycle.onStop('influxdb', () => influx.stop());
   }
 
-  let pprofAddress: ListenerAddress | undefined;
-  const memProfileRate = get<number>('pprof.memprofilerate');
-  if (get<boolean>('pprof')) {
-    const blockRate = get<number>('pprof.blockprofilerate');
-    const server = new PprofServer(
-      {
-        host: get<string>('pprof.addr'),
-        port: get<number>('pprof.port'),
-        memProfileRate,
-        // Go's rate is nanoseconds of blocking per sample; Node measures event-loop delay in ms ticks.
-        blockResolutionMs: blockRate > 0 ? Math.max(1, Math.round(blockRate / 1e6)) : 0,
-      },
-      { logger: deps.logger.child('pprof') },
-    );
-    lifecycle.onStop('pprof server', () => server.stop());
-    pprofAddress = await server.start();
-  }
+  const pprofAddress = await startPprofServer(settings, deps);
   const cpuprofile = get<string | undefined>('pprof.cpuprofile');
   let writer: ProfileWriter | undefined;
   if (cpuprofile !== undefined && cpuprofile !== '') {
@@ -250,6 +234,33 @@ export function chainStoreEthstatsBackend(store: ChainStore, settings: Settings)
 }
 
 /** Runs a sub-command (import) under --pprof.cpuprofile: the profile covers the command and is written when it ends. */
+/** The pprof listener (--pprof), stopped with the program; undefined when off. */
+export async function startPprofServer(
+  settings: Settings,
+  deps: { logger: Logger; lifecycle: Lifecycle },
+): Promise<ListenerAddress | undefined> {
+  if (!settings.get<boolean>('pprof')) return undefined;
+  const blockRate = settings.get<number>('pprof.blockprofilerate');
+  const server = new PprofServer(
+    {
+      host: settings.get<string>('pprof.addr'),
+      port: settings.get<number>('pprof.port'),
+      memProfileRate: settings.get<number>('pprof.memprofilerate'),
+      // Go's rate is nanoseconds of blocking per sample; Node measures event-loop delay in ms ticks.
+      blockResolutionMs: blockRate > 0 ? Math.max(1, Math.round(blockRate / 1e6)) : 0,
+    },
+    { logger: deps.logger.child('pprof') },
+  );
+  deps.lifecycle.onStop('pprof server', () => server.stop());
+  return server.start();
+}
+
+/** `tern-exec import` under the profilers: the pprof listener while it runs (--pprof), the CPU profile at exit. */
+export async function withImportProfiling<T>(ctx: ProgramContext, run: () => Promise<T>): Promise<T> {
+  await startPprofServer(ctx.settings, { logger: ctx.log.logger, lifecycle: ctx.lifecycle });
+  return withCpuProfile(ctx, run);
+}
+
 export async function withCpuProfile<T>(ctx: ProgramContext, run: () => Promise<T>): Promise<T> {
   const path = ctx.settings.get<string | undefined>('pprof.cpuprofile');
   if (path === undefined || path === '') return run();
