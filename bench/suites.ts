@@ -1,5 +1,6 @@
 // The list of benchmark suites `npm run bench` knows. Each suite lives in its own file.
 import { blobsSuite } from './blobs.js';
+import { derivationSuite } from './derivation.js';
 import { keccakSuite } from './keccak.js';
 import { loggerSuite } from './logger.js';
 import { poolSuite } from './pool.js';
@@ -7,4 +8,12 @@ import { precompilesSuite } from './precompiles.js';
 import type { BenchSuite } from './suite.js';
 import { trieSuite } from './trie.js';
 
-export const SUITES: BenchSuite[] = [keccakSuite, poolSuite, loggerSuite, trieSuite, blobsSuite, precompilesSuite];
+export const SUITES: BenchSuite[] = [
+  keccakSuite,
+  poolSuite,
+  loggerSuite,
+  trieSuite,
+  blobsSuite,
+  precompilesSuite,
+  derivationSuite,
+];
