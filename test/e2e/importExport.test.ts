@@ -113,7 +113,7 @@ describe('tern-exec import killed with SIGKILL', () => {
   beforeAll(async () => {
     // Small enough to generate quickly, long enough (several seconds of import) to be killed in the middle.
     meta = await generateChain(
-      { ...DEFAULT_PARAMS, blocks: 48, blockGas: 3_000_000, senders: 60, recipients: 100, seed: 7 },
+      { ...DEFAULT_PARAMS, blocks: 96, blockGas: 3_000_000, senders: 60, recipients: 100, seed: 7 },
       dir,
       () => {},
     );
@@ -122,11 +122,13 @@ describe('tern-exec import killed with SIGKILL', () => {
     hashes = [...rlpItems(readFileSync(files.chain))].map((raw) => hex(headerHash(decodeBlock(raw).header)));
   }, 300_000);
 
-  function startImport(datadir: string): { child: ChildProcess; started: Promise<void> } {
+  function startImport(datadir: string): { child: ChildProcess; started: Promise<void>; exited: Promise<unknown> } {
     const child = spawn(process.execPath, [BIN, '--log.format', 'json', '--datadir', datadir, 'import', files.chain], {
       env: cleanEnv(),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    // Listened for from the start: a fast import may end before the test gets to kill it.
+    const exited = new Promise((r) => child.once('exit', r));
     const started = new Promise<void>((resolve, reject) => {
       let err = '';
       child.stderr?.on('data', (d: Buffer) => {
@@ -135,7 +137,7 @@ describe('tern-exec import killed with SIGKILL', () => {
       });
       child.once('exit', (code) => reject(new Error(`import exited (${code}) before it started:\n${err}`)));
     });
-    return { child, started };
+    return { child, started, exited };
   }
 
   it('serves a CPU profile during the import that go tool pprof reads, worker threads included', async () => {
@@ -177,10 +179,9 @@ describe('tern-exec import killed with SIGKILL', () => {
     let previous = -1n;
     const kills = [700, 1200, 1700, 2200];
     for (const delay of kills) {
-      const { child, started } = startImport(datadir);
+      const { child, started, exited } = startImport(datadir);
       await started;
       await new Promise((r) => setTimeout(r, delay));
-      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;
       const head = await headOf(datadir);
