@@ -7,6 +7,7 @@ import { type Genesis, genesisHeader, parseGenesis } from '../exec/chain/genesis
 import { devChainConfig, SYSTEM_CONTRACTS } from '../exec/dev/genesis.js';
 import { CREATE2_DEPLOYER_CODE } from '../exec/evm/op/create2deployer.js';
 import { headerHash } from '../primitives/block/header.js';
+import { GENESIS_BLOCK_FORKS } from '../primitives/chainConfig.js';
 import { encodeHoloceneExtraData, encodeJovianExtraData } from '../primitives/op/eip1559.js';
 import { accountFor, devAccounts } from './accounts.js';
 import { l1BlockFrontCode, portalCode, SYSTEM_CONFIG_OWNER_SLOT, systemConfigCode } from './contracts.js';
@@ -100,23 +101,7 @@ export function bedrockCode(name: string): string {
 
 /** The OP chain config (geth format): op-geth maps Canyon→Shanghai, Ecotone→Cancun, Isthmus→Prague. */
 export function l2ChainConfig(opts: Pick<L2GenesisOptions, 'chainId' | 'jovian'>): Record<string, unknown> {
-  const blocks = [
-    'homesteadBlock',
-    'eip150Block',
-    'eip155Block',
-    'eip158Block',
-    'byzantiumBlock',
-    'constantinopleBlock',
-    'petersburgBlock',
-    'istanbulBlock',
-    'muirGlacierBlock',
-    'berlinBlock',
-    'londonBlock',
-    'arrowGlacierBlock',
-    'grayGlacierBlock',
-    'mergeNetsplitBlock',
-    'bedrockBlock',
-  ];
+  const blocks = [...GENESIS_BLOCK_FORKS, 'bedrockBlock'];
   const times = [
     'shanghaiTime',
     'cancunTime',

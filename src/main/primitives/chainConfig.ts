@@ -14,7 +14,8 @@ export interface OptimismParams {
   readonly eip1559DenominatorCanyon?: bigint;
 }
 
-const BLOCK_FORKS = [
+/** geth's block-numbered fork fields, in activation order (bedrockBlock is op-geth's). */
+export const BLOCK_FORKS = [
   'homesteadBlock',
   'daoForkBlock',
   'eip150Block',
@@ -32,6 +33,9 @@ const BLOCK_FORKS = [
   'mergeNetsplitBlock',
   'bedrockBlock',
 ] as const;
+
+/** The block forks a post-merge chain activates at genesis (geth's dev and OP genesis files: no DAO fork). */
+export const GENESIS_BLOCK_FORKS = BLOCK_FORKS.filter((f) => f !== 'daoForkBlock' && f !== 'bedrockBlock');
 
 const TIME_FORKS = [
   'shanghaiTime',

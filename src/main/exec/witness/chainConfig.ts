@@ -2,7 +2,7 @@
 // rollup config is the whole source of truth for a stateless run). Every block fork through London and the merge
 // is active from genesis, as in every OP Stack genesis; the Ethereum time forks follow the OP upgrades that carry
 // them (Canyon: Shanghai, Ecotone: Cancun, Isthmus: Prague); EIP-1559 parameters come from chain_op_config.
-import { type ChainConfig, parseChainConfig } from '../../primitives/chainConfig.js';
+import { type ChainConfig, GENESIS_BLOCK_FORKS, parseChainConfig } from '../../primitives/chainConfig.js';
 import type { OpFork, RollupConfig } from '../../primitives/rollup/config.js';
 
 /**
@@ -10,23 +10,6 @@ import type { OpFork, RollupConfig } from '../../primitives/rollup/config.js';
  * chain_op_config.
  */
 const DEFAULT_OP_EIP1559 = { eip1559Elasticity: 6n, eip1559Denominator: 50n, eip1559DenominatorCanyon: 250n };
-
-const BLOCK_FORKS_AT_GENESIS = [
-  'homesteadBlock',
-  'eip150Block',
-  'eip155Block',
-  'eip158Block',
-  'byzantiumBlock',
-  'constantinopleBlock',
-  'petersburgBlock',
-  'istanbulBlock',
-  'muirGlacierBlock',
-  'berlinBlock',
-  'londonBlock',
-  'arrowGlacierBlock',
-  'grayGlacierBlock',
-  'mergeNetsplitBlock',
-];
 
 /** OP upgrade → the chain config's time fields it sets. */
 const TIME_FIELDS: Record<OpFork, readonly string[]> = {
@@ -56,7 +39,7 @@ export function chainConfigFromRollup(rc: RollupConfig): ChainConfig {
         : {}),
     },
   };
-  for (const f of BLOCK_FORKS_AT_GENESIS) json[f] = 0;
+  for (const f of GENESIS_BLOCK_FORKS) json[f] = 0;
   for (const [fork, fields] of Object.entries(TIME_FIELDS) as [OpFork, readonly string[]][]) {
     const at = rc.forks[fork];
     if (at === undefined) continue;
