@@ -109,3 +109,45 @@ describe.each(IMPLEMENTATIONS)('BlobVerifier (%s)', (_name, make) => {
     expect(item.commitment?.length).toBe(48);
   });
 });
+
+describe('PooledBlobVerifier task split', () => {
+  /** A two-thread pool that records each task's blob count and settles tasks when told to. */
+  function recordingPool() {
+    const counts: number[] = [];
+    const pending: Array<() => void> = [];
+    const pool = {
+      threads: 2,
+      capacity: 8,
+      queueSize: 0,
+      whenReady: async () => {},
+      run: (_name: string, input: { count: number }) => {
+        counts.push(input.count);
+        return new Promise((resolve) => pending.push(() => resolve({ status: new Uint8Array(input.count) })));
+      },
+      runResult: async () => ({ ok: false }),
+      close: async () => {},
+    };
+    const settleAll = () => {
+      for (const done of pending.splice(0)) done();
+    };
+    return { pool: pool as unknown as WorkerPool<never>, counts, settleAll };
+  }
+
+  it('splits a request across idle threads, sends it whole while the threads are busy', async () => {
+    const { pool, counts, settleAll } = recordingPool();
+    const verifier = new PooledBlobVerifier(pool as never);
+    const item = fromSidecar(sidecars[0] as Sidecar);
+    const six = Array.from({ length: 6 }, () => item);
+    const first = verifier.verify(six);
+    const second = verifier.verify(six);
+    expect(counts).toEqual([3, 3, 6]);
+    settleAll();
+    expect(await first).toEqual(Array(6).fill('ok'));
+    expect(await second).toEqual(Array(6).fill('ok'));
+    // Both threads free again: the next request is split once more.
+    const third = verifier.verify(six);
+    expect(counts).toEqual([3, 3, 6, 3, 3]);
+    settleAll();
+    await third;
+  });
+});
