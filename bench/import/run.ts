@@ -5,7 +5,8 @@
 // Options (after `npm run bench:import --`):
 //   --blocks N            blocks in the chain (default 200)
 //   --block-gas N         gas per block the generator fills to (default 16000000)
-//   --workloads a,b       the chains to run: mix (default), transfers, erc20, compute (single-kind chains)
+//   --workloads a,b       the chains to run: mix (default), transfers-erc20 (no compute), transfers, erc20,
+//                         compute (single-kind chains)
 //   --repeat N            runs of each side per workload, the best counts (default 1)
 //   --detail              also run tern's importer in-process (decode measured per block)
 //   --profile             in-process run under the V8 CPU profiler, summarised to the top functions
