@@ -2,7 +2,8 @@
 // (built outside the timed part): 2,400 L2 blocks of 3 signed EIP-1559 transfers each, 6 blocks per L1 epoch (401
 // L1 origins), one span batch in one brotli (Fjord) channel included in the L1 block after the last epoch; all forks
 // up to Isthmus active from genesis, so the Holocene batch stage rules apply. Timed, per stage: (1) the channel
-// reader (brotli decompression, RLP, span batch decode, rebuilding the signed transactions), (2) span → singular
+// reader (brotli decompression, RLP, span batch decode, rebuilding the signed transactions; again with the brotli
+// stream decompressed on the one-thread decompression pool, as tern-node runs it), (2) span → singular
 // batches, (3) batch validation as the Holocene batch stage does it (span prefix once, then per block: origin
 // window pruning, parent hash, singular batch rules), (4) payload attributes per block (L1-info deposit, system
 // config); then end to end through the real stages chained: ChannelReader → BatchStage → AttributesQueue with the
@@ -23,7 +24,8 @@ import {
   spanToSingularBatches,
 } from '../src/main/node/derive/batchValidator.js';
 import { ChannelOut } from '../src/main/node/derive/channel.js';
-import { ChannelReader, type DecodedBatch } from '../src/main/node/derive/channelReader.js';
+import { ChannelReader, type ChannelReaderDeps, type DecodedBatch } from '../src/main/node/derive/channelReader.js';
+import { createDecompressPool, PooledChannelDecompressor } from '../src/main/node/derive/decompressPooled.js';
 import { systemConfigFromGenesis } from '../src/main/node/derive/systemConfig.js';
 import {
   fromHex,
@@ -234,8 +236,8 @@ function channelSource(w: Workload) {
   };
 }
 
-async function decodeStage(w: Workload): Promise<SpanBatch> {
-  const reader = new ChannelReader(w.cfg, channelSource(w));
+async function decodeStage(w: Workload, deps: ChannelReaderDeps = {}): Promise<SpanBatch> {
+  const reader = new ChannelReader(w.cfg, channelSource(w), deps);
   const b: DecodedBatch | undefined = await reader.nextBatch();
   if (b?.type !== 'span' || b.batch.batches.length !== BLOCKS) throw new Error('channel did not decode to the span');
   if ((await reader.nextBatch()) !== undefined) throw new Error('channel has more than one batch');
@@ -314,16 +316,20 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 
 async function run(): Promise<BenchRow[]> {
   const w = buildWorkload();
-  const stages = ['decode', 'expand', 'validate', 'attributes', 'e2e'] as const;
+  const stages = ['decode', 'decodePooled', 'expand', 'validate', 'attributes', 'e2e'] as const;
   const times: Record<(typeof stages)[number], number[]> = {
     decode: [],
+    decodePooled: [],
     expand: [],
     validate: [],
     attributes: [],
     e2e: [],
   };
+  const pool = createDecompressPool({ threads: 1 });
+  const pooled = { decompress: new PooledChannelDecompressor(pool).decompress };
   for (let r = 0; r <= ROUNDS; r++) {
     const d = await timed(() => decodeStage(w));
+    const dp = await timed(() => decodeStage(w, pooled));
     const e = await timed(async () => expandStage(w, d.value));
     const v = await timed(() => validateStage(w, d.value, e.value));
     const a = await timed(() => attributesStage(w, v.value));
@@ -331,13 +337,16 @@ async function run(): Promise<BenchRow[]> {
     const all = await timed(() => endToEnd(w));
     if (r === 0) continue; // warm-up round
     times.decode.push(d.ms);
+    times.decodePooled.push(dp.ms);
     times.expand.push(e.ms);
     times.validate.push(v.ms);
     times.attributes.push(a.ms);
     times.e2e.push(all.ms);
   }
+  await pool.close();
   const labels: Record<(typeof stages)[number], string> = {
     decode: 'channel read: brotli + RLP + span decode',
+    decodePooled: 'channel read, brotli on the decompress pool',
     expand: 'span → singular batches',
     validate: 'batch validation (Holocene stage rules)',
     attributes: 'payload attributes (AttributesBuilder)',

@@ -13,7 +13,8 @@ import {
   SpanBatchBuilder,
   spanToSingularBatches,
 } from '../../src/main/node/derive/batch/spanBatch.js';
-import { BatchReader, decompressChannel } from '../../src/main/node/derive/channelReader.js';
+import { BatchReader } from '../../src/main/node/derive/channelReader.js';
+import { decompressChannel } from '../../src/main/node/derive/decompress.js';
 import { encodeBatcherData, parseFrames } from '../../src/main/node/derive/frame.js';
 import { MAX_RLP_BYTES_PER_CHANNEL_BEDROCK } from '../../src/main/primitives/rollup/config.js';
 import { decodeTransaction } from '../../src/main/primitives/tx/decode.js';

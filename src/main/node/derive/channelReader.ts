@@ -1,8 +1,9 @@
 // Channel reader (derivation.md "Channel Reader", fjord/derivation.md "Brotli Channel Compression"): decompresses
-// a channel (zlib; from Fjord also brotli behind the 0x01 version byte), keeping at most MAX_RLP_BYTES_PER_CHANNEL
-// decompressed bytes, then reads RLP byte strings, each a typed batch. A malformed batch ends the channel; a span
-// batch before Delta, or one whose transactions cannot be rebuilt, is dropped alone. Drops are debug-logged, counted.
-import { createBrotliDecompress, createInflate, constants as zc } from 'node:zlib';
+// a channel (decompress.ts: zlib; from Fjord also brotli behind the 0x01 version byte), keeping at most
+// MAX_RLP_BYTES_PER_CHANNEL decompressed bytes (on the decompression pool when given one), then reads RLP byte
+// strings, each a typed batch. A malformed batch ends the channel; a span batch before Delta, or one whose
+// transactions cannot be rebuilt, is dropped alone. Drops are debug-logged, counted.
+import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { rlpDecode } from '../../primitives/rlp.js';
 import { rlpItemLength } from '../../primitives/rlpStream.js';
@@ -12,74 +13,14 @@ import { type BatchData, decodeBatchData, SINGULAR_BATCH_TYPE } from './batch/ba
 import { batchError } from './batch/bytes.js';
 import type { SingularBatch } from './batch/singularBatch.js';
 import { deriveSpanBatch, type SpanBatch } from './batch/spanBatch.js';
-import { CHANNEL_VERSION_BROTLI, type CompressionAlgo } from './channel.js';
+import type { CompressionAlgo } from './channel.js';
 import type { ChannelDataSource } from './channelBank.js';
+import { type ChannelDecompress, DECOMPRESS_UNAVAILABLE, decompressChannel } from './decompress.js';
 import { type StageDeps, stageLogger } from './frameQueue.js';
 
 export type DecodedBatch =
   | { readonly type: 'singular'; readonly batch: SingularBatch; readonly compression: CompressionAlgo }
   | { readonly type: 'span'; readonly batch: SpanBatch; readonly compression: CompressionAlgo };
-
-export interface DecompressOptions {
-  /** Brotli is accepted only from Fjord. */
-  readonly fjord: boolean;
-  /** Decompressed bytes kept (MAX_RLP_BYTES_PER_CHANNEL of the fork). */
-  readonly maxBytes: number;
-}
-
-export interface Decompressed {
-  readonly algo: CompressionAlgo;
-  /** At most maxBytes; what decompressed before any corruption. */
-  readonly data: Uint8Array;
-  /** Set when the stream was corrupt or truncated; the data before that point is still read. */
-  readonly error?: string;
-}
-
-/** Which compression a channel uses, from its first byte (RFC 1950 CM 8/15 is zlib; 0x01 is brotli). */
-export function channelCompression(first: number | undefined, fjord: boolean): CompressionAlgo {
-  if (first === undefined) return batchError('channel is empty');
-  const cm = first & 0x0f;
-  if (cm === 8 || cm === 15) return 'zlib';
-  if (first === CHANNEL_VERSION_BROTLI) {
-    if (!fjord) batchError('brotli-compressed channel before Fjord');
-    return 'brotli';
-  }
-  return batchError(`unknown channel compression byte 0x${first.toString(16)}`);
-}
-
-/**
- * Decompresses a channel as a stream, stopping once `maxBytes` are out (zip bombs cost nothing), and keeping the
- * output produced before a corrupt or truncated part. Throws BATCH_INVALID only for an unknown compression byte.
- */
-export function decompressChannel(channel: Uint8Array, opts: DecompressOptions): Promise<Decompressed> {
-  const algo = channelCompression(channel[0], opts.fjord);
-  const z =
-    algo === 'zlib'
-      ? createInflate({ finishFlush: zc.Z_SYNC_FLUSH })
-      : createBrotliDecompress({ finishFlush: zc.BROTLI_OPERATION_FLUSH });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let done = false;
-    const finish = (error?: string) => {
-      if (done) return;
-      done = true;
-      z.removeAllListeners('data');
-      z.destroy();
-      const all = Buffer.concat(chunks);
-      const data = new Uint8Array(all.buffer, all.byteOffset, Math.min(all.length, opts.maxBytes));
-      resolve(error === undefined ? { algo, data } : { algo, data, error });
-    };
-    z.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      total += chunk.length;
-      if (total > opts.maxBytes) finish();
-    });
-    z.on('error', (err: Error) => finish(err.message));
-    z.on('end', () => finish());
-    z.end(algo === 'brotli' ? channel.subarray(1) : channel);
-  });
-}
 
 /** Reads the typed batches (RLP byte strings) of decompressed channel data, in order. */
 export class BatchReader {
@@ -116,13 +57,15 @@ export interface ChannelReaderStats {
 }
 
 export interface ChannelReaderDeps extends StageDeps {
-  /** Decompression, e.g. on the worker pool; defaults to decompressChannel in this thread. */
-  decompress?: (channel: Uint8Array, opts: DecompressOptions) => Promise<Decompressed>;
+  /** Decompression, e.g. on the worker pool (decompressPooled.ts); defaults to decompressChannel in this thread. */
+  decompress?: ChannelDecompress;
 }
 
 export class ChannelReader {
   readonly stats: ChannelReaderStats = { channelsDropped: 0, batchesDropped: 0, singularBatches: 0, spanBatches: 0 };
   private reader: { batches: BatchReader; algo: CompressionAlgo } | undefined;
+  /** A channel taken from the previous stage whose decompression could not run yet; retried on the next call. */
+  private pending: Uint8Array | undefined;
   private readonly log: Logger;
   private readonly decompress: NonNullable<ChannelReaderDeps['decompress']>;
 
@@ -142,9 +85,11 @@ export class ChannelReader {
   async nextBatch(): Promise<DecodedBatch | undefined> {
     for (;;) {
       if (this.reader === undefined) {
-        const channel = await this.prev.nextData();
+        const channel = this.pending ?? (await this.prev.nextData());
         if (channel === undefined) return undefined;
+        this.pending = channel;
         await this.open(channel);
+        this.pending = undefined;
         continue;
       }
       let data: BatchData;
@@ -191,6 +136,8 @@ export class ChannelReader {
       if (out.error !== undefined) this.log.debug('channel decompression stopped early', { err: out.error });
       this.reader = { batches: new BatchReader(out.data), algo: out.algo };
     } catch (err) {
+      // Not the channel's fault (the decompression pool is closed or lost a thread): keep it for the retry.
+      if (err instanceof TernError && err.code === DECOMPRESS_UNAVAILABLE) throw err;
       this.dropChannel(err);
     }
   }
@@ -216,5 +163,6 @@ export class ChannelReader {
 
   reset(): void {
     this.reader = undefined;
+    this.pending = undefined;
   }
 }

@@ -3,7 +3,8 @@
 import { keccak256 } from '../../../../src/main/native/keccak.js';
 import { decodeBatchData, SINGULAR_BATCH_TYPE } from '../../../../src/main/node/derive/batch/batchCodec.js';
 import { deriveSpanBatch } from '../../../../src/main/node/derive/batch/spanBatch.js';
-import { BatchReader, decompressChannel } from '../../../../src/main/node/derive/channelReader.js';
+import { BatchReader } from '../../../../src/main/node/derive/channelReader.js';
+import { decompressChannel } from '../../../../src/main/node/derive/decompress.js';
 import { channelIdHex, type Frame, parseFrames } from '../../../../src/main/node/derive/frame.js';
 
 export interface DecodedBlock {

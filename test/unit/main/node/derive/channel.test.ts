@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Channel, ChannelOut, splitIntoFrames } from '../../../../../src/main/node/derive/channel.js';
-import { decompressChannel } from '../../../../../src/main/node/derive/channelReader.js';
+import { decompressChannel } from '../../../../../src/main/node/derive/decompress.js';
 import { encodeBatcherData, parseFrames } from '../../../../../src/main/node/derive/frame.js';
 import { frame, id, l1 } from './helpers.js';
 
