@@ -1,8 +1,8 @@
-// The benchmark chain's contracts, written in EVM assembly (bench/import/asm.ts): a minimal ERC-20 with Solidity's
+// The benchmark chain's contracts, written in EVM assembly (src/main/devnet/asm.ts): a minimal ERC-20 with Solidity's
 // storage layout (balances mapping at slot 0) and event, and a compute-bound contract looping over keccak and
 // modular arithmetic. Plus the EIP-4788 beacon-roots contract code that every Cancun chain carries.
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { type AsmItem, assemble } from './asm.js';
+import { type AsmItem, assemble } from '../../src/main/devnet/asm.js';
 
 /** keccak256("Transfer(address,address,uint256)"). */
 export const TRANSFER_TOPIC = BigInt(
@@ -105,7 +105,7 @@ const ERC20: AsmItem[] = [
   ['PUSH', 0],
   'MSTORE', // mem[0] = amount; [to]
   'CALLER',
-  ['PUSH32', TRANSFER_TOPIC],
+  ['PUSHN', 32, TRANSFER_TOPIC],
   ['PUSH', 0x20],
   ['PUSH', 0],
   'LOG3', // topics: Transfer, from, to
@@ -141,14 +141,14 @@ const COMPUTE: AsmItem[] = [
   ['PUSH', 0x20],
   ['PUSH', 0],
   'KECCAK256', // [n, h]
-  ['PUSH32', P],
+  ['PUSHN', 32, P],
   'DUP2',
   'DUP1',
   'MULMOD', // [n, h, h*h % P]
   'SWAP1',
   'DUP3',
   'XOR', // [n, m, h ^ n]
-  ['PUSH32', P],
+  ['PUSHN', 32, P],
   'SWAP2',
   'ADDMOD', // [n, acc']
   'SWAP1',

@@ -20,6 +20,7 @@ import { registerExecApis } from '../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../src/main/exec/rpc/backend.js';
 import { InlineSenderRecovery } from '../../src/main/exec/senders/inline.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
+import { GENESIS_BLOCK_FORKS } from '../../src/main/primitives/chainConfig.js';
 import { encodeHoloceneExtraData } from '../../src/main/primitives/op/eip1559.js';
 import { type RlpInput, rlpEncode } from '../../src/main/primitives/rlp.js';
 import { parseRollupConfig, type RollupConfig } from '../../src/main/primitives/rollup/config.js';
@@ -70,23 +71,7 @@ export interface OpForkTimes {
 }
 
 export function opChainConfig(chainId: bigint, f: OpForkTimes): Record<string, unknown> {
-  const blocks = [
-    'homesteadBlock',
-    'eip150Block',
-    'eip155Block',
-    'eip158Block',
-    'byzantiumBlock',
-    'constantinopleBlock',
-    'petersburgBlock',
-    'istanbulBlock',
-    'muirGlacierBlock',
-    'berlinBlock',
-    'londonBlock',
-    'arrowGlacierBlock',
-    'grayGlacierBlock',
-    'mergeNetsplitBlock',
-    'bedrockBlock',
-  ];
+  const blocks = [...GENESIS_BLOCK_FORKS, 'bedrockBlock'];
   const t = (name: string, v: number | undefined) => (v === undefined ? {} : { [name]: v });
   return {
     chainId: Number(chainId),

@@ -9,11 +9,11 @@ import {
   txManagerDefaults,
 } from '../batcher/options.js';
 import type { FlagSpec, ProgramSpec } from './flag.js';
+import { LOGGING_FLAGS } from './logFlags.js';
 
 const ENDPOINTS = 'Endpoints and rollup';
 const CHANNELS = 'Channels and frames';
 const TXMGR = 'Transaction manager';
-const LOGGING = 'Logging';
 const RPC = 'Admin RPC';
 const MISC = 'Miscellaneous';
 
@@ -262,40 +262,7 @@ const FLAGS: readonly FlagSpec[] = [
     implemented: true,
   },
 
-  {
-    name: 'log.level',
-    kind: 'enum',
-    values: ['silent', 'error', 'warn', 'info', 'debug', 'detail', 'trace', 'crit'],
-    default: 'info',
-    help: 'Lowest level logged.',
-    category: LOGGING,
-    implemented: true,
-  },
-  {
-    name: 'log.format',
-    kind: 'enum',
-    values: ['text', 'terminal', 'logfmt', 'json', 'json-pretty'],
-    default: 'text',
-    help: 'Log output format.',
-    category: LOGGING,
-    implemented: true,
-  },
-  {
-    name: 'log.color',
-    kind: 'bool',
-    default: false,
-    help: 'Color the log output in terminal mode.',
-    category: LOGGING,
-    implemented: true,
-  },
-  {
-    name: 'log.pid',
-    kind: 'bool',
-    default: false,
-    help: 'Show the process id in each log line.',
-    category: LOGGING,
-    implemented: true,
-  },
+  ...LOGGING_FLAGS,
 
   {
     name: 'rpc.enable-admin',

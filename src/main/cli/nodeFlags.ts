@@ -6,12 +6,12 @@
 // phrase rather than a value, `defaultNote` carries its exact words. `implemented: false` marks flags whose feature
 // is not built yet: they parse and validate, and a non-default value stops the program with "not supported yet".
 import type { FlagSpec, FlagValue, ProgramSpec } from './flag.js';
+import { LOGGING_FLAGS } from './logFlags.js';
 import { NETWORK_NAMES } from './networks.js';
 
 const L1L2 = 'Layer-1 and layer-2 connection';
 const NETWORK = 'Network selection and rollup';
 const FORKS = 'Fork overrides';
-const LOGGING = 'Logging';
 const RPC = 'RPC, metrics and profiling';
 const P2P = 'Peer-to-peer';
 const SEQUENCER = 'Sequencer, verifier and conductor';
@@ -316,40 +316,7 @@ const FLAGS: readonly FlagSpec[] = [
   forkOverride('pectrablobschedule', 'Pectra blob schedule'),
 
   // 2.7 Logging
-  {
-    name: 'log.color',
-    kind: 'bool',
-    default: false,
-    help: 'Color the log output in terminal mode.',
-    category: LOGGING,
-    implemented: true,
-  },
-  {
-    name: 'log.format',
-    kind: 'enum',
-    values: ['text', 'terminal', 'logfmt', 'json', 'json-pretty'],
-    default: 'text',
-    help: 'Log output format.',
-    category: LOGGING,
-    implemented: true,
-  },
-  {
-    name: 'log.level',
-    kind: 'enum',
-    values: ['silent', 'error', 'warn', 'info', 'debug', 'detail', 'trace', 'crit'],
-    default: 'info',
-    help: 'Lowest level logged: silent, error, warn, info, debug or detail (trace is the same as detail, crit the same as error).',
-    category: LOGGING,
-    implemented: true,
-  },
-  {
-    name: 'log.pid',
-    kind: 'bool',
-    default: false,
-    help: 'Show the process id in each log line.',
-    category: LOGGING,
-    implemented: true,
-  },
+  ...LOGGING_FLAGS,
 
   // 2.8 RPC, metrics and profiling
   {

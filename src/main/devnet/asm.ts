@@ -1,4 +1,5 @@
-// A small two-pass EVM assembler for the devnet's hand-written L1 and L2 contracts (no Solidity compiler here).
+// A small two-pass EVM assembler for the devnet's hand-written L1 and L2 contracts and the import benchmark's
+// contracts (bench/import/contracts.ts; no Solidity compiler here).
 // A program is a list of items: an opcode mnemonic, `['PUSH', v]` (the shortest PUSHn holding v, PUSH0 for 0),
 // `['PUSHN', width, v]` (a fixed width), `['label', name]` (a JUMPDEST) or `['ref', name]` (PUSH2 of a label).
 import { TernError } from '../common/errors.js';
@@ -10,6 +11,9 @@ const OPCODES: Readonly<Record<string, number>> = {
   SUB: 0x03,
   DIV: 0x04,
   MOD: 0x06,
+  ADDMOD: 0x08,
+  MULMOD: 0x09,
+  EXP: 0x0a,
   LT: 0x10,
   GT: 0x11,
   EQ: 0x14,
@@ -20,6 +24,7 @@ const OPCODES: Readonly<Record<string, number>> = {
   NOT: 0x19,
   SHL: 0x1b,
   SHR: 0x1c,
+  KECCAK256: 0x20,
   ADDRESS: 0x30,
   ORIGIN: 0x32,
   CALLER: 0x33,

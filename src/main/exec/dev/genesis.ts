@@ -2,6 +2,7 @@
 // active from block 0 (with Cancun's and Prague's blob parameters), the precompile addresses holding 1 wei (so they
 // count as existing accounts), the system contracts the forks call into, and the developer account funded.
 // The genesis time is the start time (not geth's 0), so the beacon endpoints can map block times to slots.
+import { GENESIS_BLOCK_FORKS } from '../../primitives/chainConfig.js';
 import { type Genesis, parseGenesis } from '../chain/genesis.js';
 
 export const DEV_CHAIN_ID = 1337;
@@ -40,25 +41,9 @@ const hexQty = (n: bigint | number) => `0x${n.toString(16)}`;
 
 /** The chain config of the dev chain as geth-format JSON (the form the database stores). */
 export function devChainConfig(): Record<string, unknown> {
-  const blocks = [
-    'homesteadBlock',
-    'eip150Block',
-    'eip155Block',
-    'eip158Block',
-    'byzantiumBlock',
-    'constantinopleBlock',
-    'petersburgBlock',
-    'istanbulBlock',
-    'muirGlacierBlock',
-    'berlinBlock',
-    'londonBlock',
-    'arrowGlacierBlock',
-    'grayGlacierBlock',
-  ];
   return {
     chainId: DEV_CHAIN_ID,
-    ...Object.fromEntries(blocks.map((b) => [b, 0])),
-    mergeNetsplitBlock: 0,
+    ...Object.fromEntries(GENESIS_BLOCK_FORKS.map((b) => [b, 0])),
     terminalTotalDifficulty: 0,
     shanghaiTime: 0,
     cancunTime: 0,

@@ -4,12 +4,8 @@
 import type { Common } from '@ethereumjs/common';
 import type { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
-import {
-  BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN,
-  BLOB_BASE_FEE_UPDATE_FRACTION_PRAGUE,
-  BLOB_GAS_PER_BLOB,
-  blobBaseFee,
-} from './fees.js';
+import { blobBaseFee, GAS_PER_BLOB } from '../../primitives/block/fees.js';
+import { BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN, BLOB_BASE_FEE_UPDATE_FRACTION_PRAGUE } from './fees.js';
 import type { OpForks } from './op/forks.js';
 
 /** Which protocol rules apply, decided once per block from the hardfork. */
@@ -142,10 +138,10 @@ export function createBlockEnv(input: BlockEnvInput): BlockEnv {
   if (input.prevRandao !== undefined && input.prevRandao.length !== 32) {
     throw new TernError('BLOCK_ENV', `block ${input.number}: prevRandao must be 32 bytes`);
   }
-  const updateFraction =
+  const baseFeeUpdateFraction =
     input.blobBaseFeeUpdateFraction ??
     (rules.prague ? BLOB_BASE_FEE_UPDATE_FRACTION_PRAGUE : BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN);
-  const fee = rules.cancun ? blobBaseFee(input.excessBlobGas ?? 0n, updateFraction) : undefined;
+  const fee = rules.cancun ? blobBaseFee(input.excessBlobGas ?? 0n, { baseFeeUpdateFraction }) : undefined;
   const maxBlobs = input.maxBlobsPerBlock ?? (rules.prague ? 9 : rules.cancun ? 6 : 0);
   const prevRandao = input.prevRandao ?? ZERO32;
   // Post-merge DIFFICULTY reads 0 (the opcode itself becomes PREVRANDAO).
@@ -178,7 +174,7 @@ export function createBlockEnv(input: BlockEnvInput): BlockEnv {
     excessBlobGas: input.excessBlobGas,
     blobBaseFee: fee,
     maxBlobsPerBlock: maxBlobs,
-    maxBlobGasPerBlock: BLOB_GAS_PER_BLOB * BigInt(maxBlobs),
+    maxBlobGasPerBlock: GAS_PER_BLOB * BigInt(maxBlobs),
     parentBeaconBlockRoot: input.parentBeaconBlockRoot,
     getBlockHash,
     op: input.op,

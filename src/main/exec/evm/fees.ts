@@ -1,10 +1,8 @@
-// Fee arithmetic of the state transition: effective gas price (EIP-1559), the blob base fee (EIP-4844's
-// fake_exponential), the up-front balance a sender must hold, and the refund cap (EIP-3529). Pure bigint math.
+// Fee arithmetic of the state transition: effective gas price (EIP-1559), a transaction's blob gas, the up-front
+// balance a sender must hold, and the refund cap (EIP-3529). Pure bigint math. The blob base fee and excess blob
+// gas (EIP-4844's fake_exponential) are primitives/block/fees.ts's, shared with header validation and building.
+import { GAS_PER_BLOB } from '../../primitives/block/fees.js';
 
-/** Blob gas one blob consumes (EIP-4844 GAS_PER_BLOB). */
-export const BLOB_GAS_PER_BLOB = 131_072n;
-/** Lowest blob base fee (EIP-4844 MIN_BASE_FEE_PER_BLOB_GAS). */
-export const MIN_BLOB_BASE_FEE = 1n;
 /** Cancun's BLOB_BASE_FEE_UPDATE_FRACTION (EIP-4844). */
 export const BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN = 3_338_477n;
 /** Prague's BLOB_BASE_FEE_UPDATE_FRACTION (EIP-7691). */
@@ -55,33 +53,9 @@ export function effectivePriorityFee(tx: FeeFields, baseFee: bigint | undefined)
   return baseFee === undefined ? price : price - baseFee;
 }
 
-/** EIP-4844 fake_exponential: factor · e^(numerator / denominator), in integers. */
-export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
-  let i = 1n;
-  let output = 0n;
-  let accum = factor * denominator;
-  while (accum > 0n) {
-    output += accum;
-    accum = (accum * numerator) / (denominator * i);
-    i++;
-  }
-  return output / denominator;
-}
-
-/** The blob base fee of a block with this excess blob gas. */
-export function blobBaseFee(excessBlobGas: bigint, updateFraction: bigint): bigint {
-  return fakeExponential(MIN_BLOB_BASE_FEE, excessBlobGas, updateFraction);
-}
-
-/** Excess blob gas of a block from its parent's (EIP-4844 calc_excess_blob_gas, without EIP-7918). */
-export function calcExcessBlobGas(parentExcess: bigint, parentBlobGasUsed: bigint, targetBlobGas: bigint): bigint {
-  const sum = parentExcess + parentBlobGasUsed;
-  return sum < targetBlobGas ? 0n : sum - targetBlobGas;
-}
-
 /** Blob gas a transaction with this many blobs consumes. */
 export function blobGas(blobCount: number): bigint {
-  return BLOB_GAS_PER_BLOB * BigInt(blobCount);
+  return GAS_PER_BLOB * BigInt(blobCount);
 }
 
 /**

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { TernError } from '../../common/errors.js';
 import { projectRoot } from '../../common/paths.js';
-import { type ChainConfig, parseChainConfig } from '../../primitives/chainConfig.js';
+import { type ChainConfig, GENESIS_BLOCK_FORKS, parseChainConfig } from '../../primitives/chainConfig.js';
 import { BUNDLED_ROLLUP_NETWORKS, bundledRollupJson } from '../../primitives/rollup/networks.js';
 import { type Genesis, parseGenesis } from '../chain/genesis.js';
 
@@ -47,23 +47,7 @@ export function superchainConfigJson(name: string): Record<string, unknown> | un
     if (v !== undefined) out[key] = v;
   };
   const out: Record<string, unknown> = { chainId: r.l2_chain_id };
-  for (const f of [
-    'homesteadBlock',
-    'eip150Block',
-    'eip155Block',
-    'eip158Block',
-    'byzantiumBlock',
-    'constantinopleBlock',
-    'petersburgBlock',
-    'istanbulBlock',
-    'muirGlacierBlock',
-    'berlinBlock',
-    'londonBlock',
-    'arrowGlacierBlock',
-    'grayGlacierBlock',
-    'mergeNetsplitBlock',
-  ])
-    out[f] = 0;
+  for (const f of GENESIS_BLOCK_FORKS) out[f] = 0;
   put(out, 'shanghaiTime', r.canyon_time);
   put(out, 'cancunTime', r.ecotone_time);
   put(out, 'pragueTime', r.isthmus_time);

@@ -45,7 +45,8 @@ export function fakeExponential(factor: bigint, numerator: bigint, denominator: 
   return output / denominator;
 }
 
-export function blobBaseFee(excessBlobGas: bigint, params: BlobParams): bigint {
+/** The blob base fee of a block with this excess blob gas (EIP-4844; the update fraction from the blob schedule). */
+export function blobBaseFee(excessBlobGas: bigint, params: Pick<BlobParams, 'baseFeeUpdateFraction'>): bigint {
   return fakeExponential(MIN_BLOB_BASE_FEE, excessBlobGas, params.baseFeeUpdateFraction);
 }
 

@@ -2,15 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN,
   BLOB_BASE_FEE_UPDATE_FRACTION_PRAGUE,
-  blobBaseFee,
   blobGas,
-  calcExcessBlobGas,
   cappedRefund,
   effectiveGasPrice,
   effectivePriorityFee,
-  fakeExponential,
   requiredBalance,
 } from '../../../../../src/main/exec/evm/fees.js';
+import { blobBaseFee } from '../../../../../src/main/primitives/block/fees.js';
 
 describe('effective gas price (EIP-1559)', () => {
   it('is baseFee + tip, capped at maxFeePerGas', () => {
@@ -29,29 +27,20 @@ describe('effective gas price (EIP-1559)', () => {
 });
 
 describe('blob fees (EIP-4844)', () => {
-  it('computes fake_exponential', () => {
-    expect(fakeExponential(1n, 0n, 3_338_477n)).toBe(1n);
-    // e^1 = 2.718...: floor in integers is 2.
-    expect(fakeExponential(1n, 3_338_477n, 3_338_477n)).toBe(2n);
-    // 10 · e^2 = 73.89...; with denominator 1 the truncated Taylor terms sum to 10+20+20+13+6+2 = 71.
-    expect(fakeExponential(10n, 2_000n, 1_000n)).toBe(73n);
-    expect(fakeExponential(10n, 2n, 1n)).toBe(71n);
-  });
-
-  it('prices blob gas from the excess blob gas', () => {
-    expect(blobBaseFee(0n, BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN)).toBe(1n);
+  it("prices blob gas with Cancun's and Prague's update fractions", () => {
+    const cancun = { baseFeeUpdateFraction: BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN };
+    const prague = { baseFeeUpdateFraction: BLOB_BASE_FEE_UPDATE_FRACTION_PRAGUE };
+    expect(blobBaseFee(0n, cancun)).toBe(1n);
     // e^(10,000,000 / 3,338,477) = e^2.9954 = 19.99
-    expect(blobBaseFee(10_000_000n, BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN)).toBe(19n);
+    expect(blobBaseFee(10_000_000n, cancun)).toBe(19n);
     // e^(100,000,000 / 3,338,477) = e^29.954 = 1.0204e13
-    expect(blobBaseFee(100_000_000n, BLOB_BASE_FEE_UPDATE_FRACTION_CANCUN)).toBe(10_203_769_476_395n);
+    expect(blobBaseFee(100_000_000n, cancun)).toBe(10_203_769_476_395n);
     // e^(100,000,000 / 5,007,716) = e^19.969 = 4.704e8
-    expect(blobBaseFee(100_000_000n, BLOB_BASE_FEE_UPDATE_FRACTION_PRAGUE)).toBe(470_442_149n);
+    expect(blobBaseFee(100_000_000n, prague)).toBe(470_442_149n);
   });
 
-  it('counts 131072 blob gas per blob and carries the excess over the target', () => {
+  it('counts 131072 blob gas per blob', () => {
     expect(blobGas(3)).toBe(393_216n);
-    expect(calcExcessBlobGas(0n, 786_432n, 393_216n)).toBe(393_216n);
-    expect(calcExcessBlobGas(100n, 0n, 393_216n)).toBe(0n);
   });
 });
 

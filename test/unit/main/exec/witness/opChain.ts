@@ -15,6 +15,7 @@ import { generateWitness } from '../../../../../src/main/exec/witness/generate.j
 import { witnessPreimages } from '../../../../../src/main/exec/witness/witness.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { headerToJson } from '../../../../../src/main/primitives/block/header.js';
+import { GENESIS_BLOCK_FORKS } from '../../../../../src/main/primitives/chainConfig.js';
 import { encodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
 import { ACCOUNT, bytes, type EngineFixture, engineFixture, hex, ZERO32 } from '../engine/fixture.js';
 
@@ -66,23 +67,7 @@ export const rollupJson = (l2GenesisHash: string): Record<string, unknown> => ({
 });
 
 function genesisJson(): Record<string, unknown> {
-  const zeroForks = [
-    'homesteadBlock',
-    'eip150Block',
-    'eip155Block',
-    'eip158Block',
-    'byzantiumBlock',
-    'constantinopleBlock',
-    'petersburgBlock',
-    'istanbulBlock',
-    'muirGlacierBlock',
-    'berlinBlock',
-    'londonBlock',
-    'arrowGlacierBlock',
-    'grayGlacierBlock',
-    'mergeNetsplitBlock',
-    'bedrockBlock',
-  ];
+  const zeroForks = [...GENESIS_BLOCK_FORKS, 'bedrockBlock'];
   return {
     config: {
       chainId: CHAIN_ID,

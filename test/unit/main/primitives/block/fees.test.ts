@@ -30,6 +30,11 @@ describe('EIP-4844 blob gas', () => {
     expect(fakeExponential(1n, 2n, 1n)).toBe(6n);
     expect(fakeExponential(2n, 5n, 2n)).toBe(23n);
     expect(fakeExponential(1n, 50000000n, 2225652n)).toBe(5709098764n);
+    // e^1 = 2.718...: floor in integers is 2.
+    expect(fakeExponential(1n, 3_338_477n, 3_338_477n)).toBe(2n);
+    // 10 · e^2 = 73.89...; with denominator 1 the truncated Taylor terms sum to 10+20+20+13+6+2 = 71.
+    expect(fakeExponential(10n, 2_000n, 1_000n)).toBe(73n);
+    expect(fakeExponential(10n, 2n, 1n)).toBe(71n);
   });
 
   it('computes the excess and the blob base fee', () => {
