@@ -12,9 +12,10 @@ import { runDevnet } from './run.js';
 export const HELP = `tern-devnet: a local OP-Stack network in one command
 
 Starts layer 1 (tern-exec --dev with its beacon API, or anvil), a sequencer pair (tern-exec + tern-node --sequencer.enabled),
-tern-batcher and replica pairs (tern-exec + tern-node deriving from layer 1), on free loopback ports. The work
-directory holds rollup.json, both genesis files, the JWT secrets, one log per process (logs/) and devnet.json with
-every endpoint, pid and funded test key. Ctrl-C stops everything.
+tern-batcher and replica pairs (tern-exec + tern-node deriving from layer 1), on free loopback ports; with
+--engine in-process each pair is one tern-pair process. The work directory holds rollup.json, both genesis files,
+the JWT secrets, one log per process (logs/) and devnet.json with every endpoint, pid and funded test key.
+Ctrl-C stops everything.
 
 Options:
   --workdir DIR          work directory (default: a new directory under ${tmpdir()})
@@ -31,7 +32,11 @@ Options:
                          with --block-time = --l1-block-time behind a small beacon proxy; the rollup nodes then
                          run with --l1.trustrpc (anvil's blob-block transactions roots are wrong), anvil's
                          finalized block is the head minus 64, and --reuse is refused (anvil's chain is in memory)
-  --engine http|in-process   how rollup nodes reach their engine (default http; in-process is not supported yet)
+  --engine http|in-process   how rollup nodes reach their engine (default http): http runs tern-exec and tern-node
+                         as two processes, tern-node calling the Engine API over HTTP with the JWT secret;
+                         in-process runs each pair as one tern-pair process (logs/<name>-pair.log, the same pid
+                         for exec and node in devnet.json), tern-node calling tern-exec's handlers directly.
+                         tern-exec still serves the engine endpoint (with the JWT secret) in both modes
   --status-interval S    seconds between status lines (default 5)
   --ready-timeout S      seconds to wait for each process to answer (default 90)
   -h, --help             this text
@@ -86,9 +91,9 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
     if (values.reuse) throw new CliError('--reuse cannot be used with --l1 anvil: anvil keeps its chain in memory');
   }
   const engine = values.engine ?? 'http';
-  if (engine === 'in-process')
-    throw new CliError('--engine in-process is not supported yet: tern-node has no in-process engine');
-  if (engine !== 'http') throw new CliError(`--engine must be http or in-process, got ${JSON.stringify(engine)}`);
+  if (engine !== 'http' && engine !== 'in-process') {
+    throw new CliError(`--engine must be http or in-process, got ${JSON.stringify(engine)}`);
+  }
   const root = projectRoot();
   const bin = (name: string) => [process.execPath, join(root, 'bin', `${name}.js`)];
   const numbers = {
@@ -109,10 +114,12 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
     jovian: values.jovian ?? false,
     host: '127.0.0.1',
     l1Program: l1,
+    engine,
     programs: {
       exec: bin('tern-exec'),
       node: bin('tern-node'),
       batcher: bin('tern-batcher'),
+      pair: bin('tern-pair'),
       ...(anvil === undefined ? {} : { anvil: [anvil] }),
     },
     capabilities: detectCapabilities(),

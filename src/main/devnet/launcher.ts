@@ -1,6 +1,7 @@
 // tern-devnet's orchestration: writes the genesis files, rollup.json and JWT secrets into the work directory, starts
 // layer 1 (tern-exec --dev), a sequencer pair, the batcher and replica pairs on free loopback ports, waits for each
-// to answer, writes devnet.json, and stops everything in reverse order — on request or when any child dies.
+// to answer, writes devnet.json, and stops everything in reverse order — on request or when any child dies. A pair
+// is two processes (tern-exec, tern-node over HTTP) or, with `engine: 'in-process'`, one tern-pair process.
 // A role whose program has not built the flags it needs is not started; it is listed under `missing`.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { builtArgs, type Capabilities, type Role } from './capabilities.js';
 import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson } from './genesis.js';
 import { freePorts } from './ports.js';
 import { describeExit, type ExitInfo, ManagedProcess, waitReady } from './process.js';
+import { engineArgs, rollupNodeArgs } from './roleArgs.js';
 import { devnetRollupJson } from './rollupConfig.js';
 import { getJson, rpcCall } from './rpc.js';
 
@@ -33,11 +35,14 @@ export interface DevnetOptions {
   l2ChainId: bigint;
   host: string;
   readyTimeoutMs: number;
-  /** Command prefixes of the programs, e.g. [node, bin/tern-exec.js]. */
+  /** How rollup nodes reach their engine: over HTTP (two processes, the default) or in one tern-pair process. */
+  engine?: 'http' | 'in-process';
+  /** Command prefixes of the programs, e.g. [node, bin/tern-exec.js]; `pair` is needed for in-process. */
   programs: {
     exec: readonly string[];
     node: readonly string[];
     batcher: readonly string[];
+    pair?: readonly string[];
     anvil?: readonly string[];
   };
   capabilities: Capabilities;
@@ -56,6 +61,7 @@ export interface NodeInfo {
   engine: string;
   metrics: string | null;
   jwtSecret: string;
+  /** In-process: one tern-pair process, so both pids (and both logs) are the same. */
   pids: { exec?: number; node?: number };
   logs: { exec: string; node: string };
 }
@@ -149,6 +155,9 @@ export class Devnet {
       );
     }
     if (anvil && o.programs.anvil === undefined) fail('DEVNET_UNSUPPORTED', '--l1 anvil: no anvil program given');
+    if (o.engine === 'in-process' && o.programs.pair === undefined) {
+      fail('DEVNET_UNSUPPORTED', '--engine in-process: no tern-pair program given');
+    }
     const reuse = this.#prepareWorkdir();
     mkdirSync(this.#path('logs'), { recursive: true });
     const caps = o.capabilities;
@@ -233,7 +242,7 @@ export class Devnet {
       this.deps.print(`  layer 1 answers at ${l1Rpc} (beacon ${beacon})`);
     }
 
-    // Execution engines, one per node, started together.
+    // One rollup node per name: its ports, JWT secret and logs.
     const nodes: NodeInfo[] = names.map((name, i) => {
       const base = 3 + i * 4;
       const jwtSecret = this.#path(`jwt-${name}.txt`);
@@ -250,22 +259,49 @@ export class Devnet {
         logs: { exec: this.#path('logs', `${name}-exec.log`), node: this.#path('logs', `${name}-node.log`) },
       };
     });
+    // Rollup nodes: with the engine in-process, each runs in its engine's process (tern-pair).
+    const sequencerOk = why('sequencerNode', 'sequencer (tern-node --sequencer.enabled)');
+    const replicaOk = why('replicaNode', 'replica rollup nodes (tern-node following layer 1)');
+    const nodeOk = (n: NodeInfo) => (n.role === 'sequencer' ? sequencerOk : replicaOk);
+    const inProcess = o.engine === 'in-process';
+    const nodeContext = {
+      l1Rpc,
+      beacon,
+      rollupConfig: this.#path(FILES.rollup),
+      l1Genesis: this.#path(FILES.l1Genesis),
+      host: o.host,
+      l1BlockTime: o.l1BlockTime,
+      anvil,
+      inProcess,
+      caps,
+    };
+    for (const n of nodes) {
+      if (!nodeOk(n)) {
+        n.nodeRpc = null;
+        n.metrics = null;
+      } else if (!caps.built('node', 'metrics.enabled')) {
+        n.metrics = null;
+      }
+    }
+    const paired = (n: NodeInfo) => inProcess && n.nodeRpc !== null;
+
+    // Execution engines, one per node, started together (in-process: the tern-pair processes).
     const engines = await Promise.all(
       nodes.map(async (n) => {
         const dir = this.#path(n.name, 'exec');
         if (!existsSync(join(dir, 'chaindata'))) await this.#init(`${n.name}-exec`, dir, this.#path(FILES.l2Genesis));
-        const port = (u: string) => new URL(u).port;
-        return this.#spawn(`${n.name}-exec`, o.programs.exec, [
-          `--datadir=${dir}`,
-          '--http',
-          `--http.addr=${o.host}`,
-          `--http.port=${port(n.execRpc)}`,
-          '--http.api=eth,net,web3,txpool,debug',
-          `--authrpc.addr=${o.host}`,
-          `--authrpc.port=${port(n.engine)}`,
-          `--authrpc.jwtsecret=${n.jwtSecret}`,
-          ...builtArgs(caps, 'exec', [['ipcdisable']]),
-        ]);
+        const exec = engineArgs(n, dir, o.host, caps);
+        if (!paired(n)) return this.#spawn(`${n.name}-exec`, o.programs.exec, exec);
+        const nodeDir = this.#path(n.name, 'node');
+        mkdirSync(nodeDir, { recursive: true });
+        const p = this.#spawn(
+          `${n.name}-pair`,
+          o.programs.pair as readonly string[],
+          [...rollupNodeArgs(n, nodeContext), '--', ...exec],
+          nodeDir,
+        );
+        n.logs = { exec: p.spec.logFile, node: p.spec.logFile };
+        return p;
       }),
     );
     await Promise.all(
@@ -280,60 +316,20 @@ export class Devnet {
       n.pids.exec = engines[i]?.pid;
       await this.#checkGenesis(`${n.name}-exec`, n.execRpc, l2Id.hash);
     }
-    this.deps.print(`  ${engines.length} execution engine(s) answer, L2 genesis ${l2Id.hash}`);
+    this.deps.print(
+      `  ${engines.length} execution engine(s) answer${inProcess ? ' (rollup nodes in-process, tern-pair)' : ''}, L2 genesis ${l2Id.hash}`,
+    );
 
-    // Rollup nodes.
-    const sequencerOk = why('sequencerNode', 'sequencer (tern-node --sequencer.enabled)');
-    const replicaOk = why('replicaNode', 'replica rollup nodes (tern-node following layer 1)');
     const nodeProcs: Array<[NodeInfo, ManagedProcess]> = [];
-    for (const n of nodes) {
-      const ok = n.role === 'sequencer' ? sequencerOk : replicaOk;
-      if (!ok) {
-        n.nodeRpc = null;
-        n.metrics = null;
+    for (const [i, n] of nodes.entries()) {
+      if (n.nodeRpc === null) continue;
+      if (paired(n)) {
+        nodeProcs.push([n, engines[i] as ManagedProcess]);
         continue;
       }
       const dir = this.#path(n.name, 'node');
       mkdirSync(dir, { recursive: true });
-      const role =
-        n.role === 'sequencer'
-          ? [
-              '--sequencer.enabled',
-              `--p2p.sequencer.key=${accountFor('sequencer').privateKey.slice(2)}`,
-              // The admin namespace (start/stop the sequencer) for tools and tests on this local network.
-              ...builtArgs(caps, 'node', [['rpc.enable-admin']]),
-            ]
-          : [];
-      const proc = this.#spawn(
-        `${n.name}-node`,
-        o.programs.node,
-        [
-          `--l1=${l1Rpc}`,
-          `--l1.beacon=${beacon}`,
-          `--l2=${n.engine}`,
-          `--l2.jwt-secret=${n.jwtSecret}`,
-          `--rollup.config=${this.#path(FILES.rollup)}`,
-          `--rollup.l1-chain-config=${this.#path(FILES.l1Genesis)}`,
-          `--rpc.port=${new URL(n.nodeRpc as string).port}`,
-          // anvil's blocks with blob transactions do not verify (see the note printed above).
-          ...(anvil ? ['--l1.trustrpc'] : []),
-          ...role,
-          ...builtArgs(caps, 'node', [
-            ['rpc.addr', o.host],
-            ['p2p.disable'],
-            ['l1.http-poll-interval', `${Math.max(1, Math.floor(o.l1BlockTime / 2))}s`],
-            // Safe/finalized layer-1 blocks (the dev chain finalizes every 32 blocks, anvil's finalized is the head
-            // minus 64): op-node's 384 s is too slow here.
-            ['l1.epoch-poll-interval', `${2 * o.l1BlockTime}s`],
-            ['metrics.enabled'],
-            ['metrics.addr', o.host],
-            ['metrics.port', new URL(n.metrics as string).port],
-          ]),
-        ],
-        dir,
-      );
-      if (!caps.built('node', 'metrics.enabled')) n.metrics = null;
-      nodeProcs.push([n, proc]);
+      nodeProcs.push([n, this.#spawn(`${n.name}-node`, o.programs.node, rollupNodeArgs(n, nodeContext), dir)]);
     }
     await Promise.all(
       nodeProcs.map(([n, p]) =>
@@ -569,16 +565,19 @@ export class Devnet {
     if (name === 'l1') info.l1.pid = pid;
     else if (name === 'batcher' && info.batcher) info.batcher.pid = pid;
     for (const n of info.nodes) {
-      if (name === `${n.name}-exec`) n.pids.exec = pid;
-      if (name === `${n.name}-node`) n.pids.node = pid;
+      if (name === `${n.name}-exec` || name === `${n.name}-pair`) n.pids.exec = pid;
+      if (name === `${n.name}-node` || name === `${n.name}-pair`) n.pids.node = pid;
     }
     writeFileSync(this.#path(FILES.devnet), `${JSON.stringify(info, null, 2)}\n`);
   }
 
-  /** Stops every child, consumers before what they read: batcher, rollup nodes, engines, layer 1. Idempotent. */
+  /**
+   * Stops every child, consumers before what they read: batcher, rollup nodes (and tern-pair processes, which stop
+   * their tern-node before their tern-exec), engines, layer 1. Idempotent.
+   */
   stop(graceMs = 10_000): Promise<void> {
     const tier = (name: string) =>
-      name === 'batcher' ? 0 : name.endsWith('-node') ? 1 : name.endsWith('-exec') ? 2 : 3;
+      name === 'batcher' ? 0 : name.endsWith('-node') || name.endsWith('-pair') ? 1 : name.endsWith('-exec') ? 2 : 3;
     this.#stopping ??= (async () => {
       for (let t = 0; t <= 3; t++) {
         await Promise.all(this.#procs.filter((p) => tier(p.spec.name) === t).map((p) => p.stop(graceMs)));

@@ -26,7 +26,10 @@ export function summary(info: DevnetInfo): string[] {
   for (const n of info.nodes) {
     lines.push(
       `  ${n.name.padEnd(10)} exec ${n.execRpc}  engine ${n.engine}  node ${n.nodeRpc ?? 'not running'}` +
-        (n.metrics ? `  metrics ${n.metrics}` : ''),
+        (n.metrics ? `  metrics ${n.metrics}` : '') +
+        (n.pids.exec !== undefined && n.pids.exec === n.pids.node
+          ? `  (one tern-pair process, pid ${n.pids.exec})`
+          : ''),
     );
   }
   lines.push(

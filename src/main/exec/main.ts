@@ -20,7 +20,7 @@ import {
   startExecObservability,
   withImportProfiling,
 } from './metrics/observability.js';
-import { runNode } from './node.js';
+import { type ExecNode, runNode } from './node.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
 const NOT_BUILT_DEFAULT_ON = ['authenticated Engine API (--authrpc.*)', 'transaction pool', 'P2P'];
@@ -59,16 +59,26 @@ async function startExec(ctx: ProgramContext): Promise<undefined | 'done'> {
   if (ctx.settings.subcommand?.name === 'attach') return runAttach(ctx);
   if (ctx.settings.subcommand?.name === 'console') return runConsole(ctx);
   if (ctx.settings.subcommand?.name === 'execute-witness') return runExecuteWitness(ctx);
+  await serveExec(ctx);
+}
+
+/**
+ * tern-exec without a sub-command: the --dev chain or the node over its database, with metrics and profiling.
+ * Returns the running node (undefined for --dev); tern-pair calls this to host tern-exec in its own process.
+ */
+export async function serveExec(ctx: ProgramContext): Promise<ExecNode | undefined> {
   const { log } = ctx;
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
   logNativeStatus(logger, nativeStatus());
   selectKzgLibrary(ctx.settings.get<string>('crypto.kzg'), ctx.settings.source('crypto.kzg') !== 'default', logger);
   const observability = await startExecObservability(ctx.settings, { logger, lifecycle: ctx.lifecycle });
+  let node: ExecNode | undefined;
   if (ctx.settings.get<boolean>('dev')) observability.chainReady((await runDev(ctx, observability)).node.store);
-  else await runNode(ctx, observability);
+  else node = await runNode(ctx, observability);
   // Said once the node is up (harnesses wait for this line before signalling).
   logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
+  return node;
 }
 
 export const EXEC_HOOKS: ProgramHooks = {

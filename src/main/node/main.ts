@@ -9,7 +9,7 @@ import { startNodeObservability } from '../common/metrics/nodeObservability.js';
 import { obtainHex32File } from '../common/secretFile.js';
 import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
-import { startReplica } from './driver/replica.js';
+import { type EngineFactory, startReplica } from './driver/replica.js';
 import { loadOrCreateIdentityKey } from './p2p/identityKey.js';
 
 /** Where the engine JWT secret goes when --l2.jwt-secret is left empty (op-node's habit: the working directory). */
@@ -18,23 +18,36 @@ export const DEFAULT_JWT_SECRET_PATH = 'jwt.txt';
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
 const NOT_BUILT_DEFAULT_ON = ['P2P networking (--p2p.disable=false)'];
 
-async function startNode({ settings, log, lifecycle }: ProgramContext): Promise<undefined> {
+export interface NodeStartOptions {
+  /** An engine in this process (tern-pair's in-process engine): no --l2, no JWT secret. */
+  engine?: EngineFactory | undefined;
+}
+
+/** Starts tern-node from its settings; with `opts.engine` it drives that engine instead of --l2 over HTTP. */
+export async function startTernNode(
+  { settings, log, lifecycle }: ProgramContext,
+  opts: NodeStartOptions = {},
+): Promise<undefined> {
   const logger = log.logger.child('node');
   logger.info('Starting tern-node', { version: versionLine(), node: process.version });
   logNativeStatus(logger, nativeStatus());
   // Metrics and pprof first, so the rest of startup can record and be profiled; modules get `observability`.
   const observability = await startNodeObservability(settings, { logger, lifecycle });
 
-  const jwtFlag = settings.get<string | undefined>('l2.jwt-secret')?.trim();
-  const jwtPath = jwtFlag === undefined || jwtFlag === '' ? DEFAULT_JWT_SECRET_PATH : jwtFlag;
-  const jwt = obtainHex32File(jwtPath, 'JWT secret');
-  if (jwt.created) {
-    logger.warn('Generated a new engine JWT secret; configure the execution client with it', {
-      path: jwtPath,
-      hint: `tern-exec --authrpc.jwtsecret=${jwtPath}`,
-    });
-  } else {
-    logger.info('Loaded engine JWT secret', { path: jwtPath });
+  let jwtSecret: Uint8Array | undefined;
+  if (opts.engine === undefined) {
+    const jwtFlag = settings.get<string | undefined>('l2.jwt-secret')?.trim();
+    const jwtPath = jwtFlag === undefined || jwtFlag === '' ? DEFAULT_JWT_SECRET_PATH : jwtFlag;
+    const jwt = obtainHex32File(jwtPath, 'JWT secret');
+    if (jwt.created) {
+      logger.warn('Generated a new engine JWT secret; configure the execution client with it', {
+        path: jwtPath,
+        hint: `tern-exec --authrpc.jwtsecret=${jwtPath}`,
+      });
+    } else {
+      logger.info('Loaded engine JWT secret', { path: jwtPath });
+    }
+    jwtSecret = jwt.secret;
   }
 
   if (!settings.get<boolean>('p2p.disable')) {
@@ -48,7 +61,8 @@ async function startNode({ settings, log, lifecycle }: ProgramContext): Promise<
     settings,
     logger,
     lifecycle,
-    jwtSecret: jwt.secret,
+    jwtSecret,
+    engine: opts.engine,
     metrics: observability.opNode,
     setLogLevel: (level) => log.setLevel(level),
     onFatal: (reason) => {
@@ -72,5 +86,5 @@ export const NODE_HOOKS: ProgramHooks = {
     // op-node writes its log to stdout (geth, and so tern-exec, to stderr).
     output: 'stdout',
   }),
-  start: startNode,
+  start: (ctx) => startTernNode(ctx),
 };

@@ -17,6 +17,11 @@ describe('tern-devnet command line', () => {
     expect(o.l2ChainId).toBe(901n);
     expect(o.programs.exec[1]).toMatch(/bin\/tern-exec\.js$/);
     expect(o.programs.batcher[1]).toMatch(/bin\/tern-batcher\.js$/);
+    expect(o.engine).toBe('http');
+    const ip = parseDevnetArgs(['--workdir', '/tmp/x-devnet', '--engine', 'in-process']);
+    if (ip === 'help') throw new Error('unexpected help');
+    expect(ip.engine).toBe('in-process');
+    expect(ip.programs.pair?.[1]).toMatch(/bin\/tern-pair\.js$/);
     const d = parseDevnetArgs([]);
     if (d === 'help') throw new Error('unexpected help');
     expect(d.workdir).toMatch(/tern-devnet-/);
@@ -39,7 +44,7 @@ describe('tern-devnet command line', () => {
       [['--clean', '--reuse'], /exclude/],
       [['--l1', 'anvil', '--reuse'], /--reuse cannot be used with --l1 anvil/],
       [['--l1', 'besu'], /tern-exec or anvil/],
-      [['--engine', 'in-process'], /not supported yet/],
+      [['--engine', 'tcp'], /http or in-process/],
       [['--da', 'ipfs'], /blobs or calldata/],
       [['--replicas=-1'], /integer/],
       [['--block-time', '0'], /integer/],

@@ -1,4 +1,4 @@
-// A stand-in for tern-exec, tern-node and tern-batcher in the launcher tests: `init` writes a datadir; otherwise it
+// A stand-in for tern-exec, tern-node, tern-pair and tern-batcher in the launcher tests: `init` writes a datadir; otherwise it
 // serves just enough JSON-RPC (and, with --dev, the beacon genesis endpoint) for readiness and status checks.
 // Environment knobs: FAKE_DIE_MATCH + FAKE_DIE_AFTER_MS (exit 3 when an argument contains the match),
 // FAKE_SILENT_MATCH (never answer), FAKE_WRONG_GENESIS=1.
@@ -82,8 +82,9 @@ function serve(port, handler) {
 
 const servers = [];
 if (!matches('FAKE_SILENT_MATCH')) {
-  const port = flag('http.port') ?? flag('rpc.port');
-  if (port !== undefined) {
+  // tern-pair gets both: its tern-node's --rpc.port and its tern-exec's --http.port.
+  for (const port of new Set([flag('http.port'), flag('rpc.port')])) {
+    if (port === undefined) continue;
     servers.push(
       serve(port, (_req, body) => {
         const { id, method, params } = JSON.parse(body);

@@ -1,0 +1,83 @@
+// The command lines of a rollup node's two programs on the devnet: tern-exec as its L2 engine and tern-node
+// following layer 1 (sequencing on the sequencer). With --engine in-process both go to one tern-pair process,
+// `tern-pair <tern-node flags> -- <tern-exec flags>`, and tern-node gets no --l2 / --l2.jwt-secret (the engine is
+// in that process); tern-exec still serves its authenticated endpoint with the node's JWT secret.
+import { accountFor } from './accounts.js';
+import { builtArgs, type Capabilities } from './capabilities.js';
+
+/** What the devnet knows of one rollup node when it starts it (a subset of launcher.ts's NodeInfo). */
+export interface RoleNode {
+  role: 'sequencer' | 'replica';
+  execRpc: string;
+  engine: string;
+  nodeRpc: string | null;
+  metrics: string | null;
+  jwtSecret: string;
+}
+
+const port = (u: string) => new URL(u).port;
+
+/** tern-exec serving `datadir` as the node's L2 engine. */
+export function engineArgs(n: RoleNode, datadir: string, host: string, caps: Capabilities): string[] {
+  return [
+    `--datadir=${datadir}`,
+    '--http',
+    `--http.addr=${host}`,
+    `--http.port=${port(n.execRpc)}`,
+    '--http.api=eth,net,web3,txpool,debug',
+    `--authrpc.addr=${host}`,
+    `--authrpc.port=${port(n.engine)}`,
+    `--authrpc.jwtsecret=${n.jwtSecret}`,
+    ...builtArgs(caps, 'exec', [['ipcdisable']]),
+  ];
+}
+
+export interface RollupNodeContext {
+  l1Rpc: string;
+  beacon: string;
+  rollupConfig: string;
+  l1Genesis: string;
+  host: string;
+  l1BlockTime: number;
+  /** Layer 1 is anvil: the nodes run with --l1.trustrpc. */
+  anvil: boolean;
+  /** In-process: no --l2 and --l2.jwt-secret (tern-pair refuses them). */
+  inProcess: boolean;
+  caps: Capabilities;
+}
+
+/** tern-node for `n` (its RPC port and metrics port set), over HTTP to its engine unless in-process. */
+export function rollupNodeArgs(n: RoleNode, c: RollupNodeContext): string[] {
+  const role =
+    n.role === 'sequencer'
+      ? [
+          '--sequencer.enabled',
+          `--p2p.sequencer.key=${accountFor('sequencer').privateKey.slice(2)}`,
+          // The admin namespace (start/stop the sequencer) for tools and tests on this local network.
+          ...builtArgs(c.caps, 'node', [['rpc.enable-admin']]),
+        ]
+      : [];
+  return [
+    `--l1=${c.l1Rpc}`,
+    `--l1.beacon=${c.beacon}`,
+    ...(c.inProcess ? [] : [`--l2=${n.engine}`, `--l2.jwt-secret=${n.jwtSecret}`]),
+    `--rollup.config=${c.rollupConfig}`,
+    `--rollup.l1-chain-config=${c.l1Genesis}`,
+    `--rpc.port=${port(n.nodeRpc as string)}`,
+    // anvil's blocks with blob transactions do not verify (see the note launcher.ts prints).
+    ...(c.anvil ? ['--l1.trustrpc'] : []),
+    ...role,
+    ...builtArgs(c.caps, 'node', [
+      ['rpc.addr', c.host],
+      ['p2p.disable'],
+      ['l1.http-poll-interval', `${Math.max(1, Math.floor(c.l1BlockTime / 2))}s`],
+      // Safe/finalized layer-1 blocks (the dev chain finalizes every 32 blocks, anvil's finalized is the head
+      // minus 64): op-node's 384 s is too slow here.
+      ['l1.epoch-poll-interval', `${2 * c.l1BlockTime}s`],
+    ]),
+    // Metrics when this build has them (launcher.ts sets n.metrics to null otherwise).
+    ...(n.metrics === null
+      ? []
+      : builtArgs(c.caps, 'node', [['metrics.enabled'], ['metrics.addr', c.host], ['metrics.port', port(n.metrics)]])),
+  ];
+}
