@@ -12,6 +12,7 @@ import { parseGenesis } from '../../src/main/exec/chain/genesis.js';
 import { BlockImporter } from '../../src/main/exec/chain/importer.js';
 import { decodeAhead, IMPORT_SENDER_CHUNK } from '../../src/main/exec/cmd/import.js';
 import { openDatabase } from '../../src/main/exec/db/open.js';
+import { PooledTrieHasher } from '../../src/main/exec/hasher/pooled.js';
 import { InlineSenderRecovery } from '../../src/main/exec/senders/inline.js';
 import type { SenderRecovery } from '../../src/main/exec/senders/interface.js';
 import { PooledSenderRecovery } from '../../src/main/exec/senders/pooled.js';
@@ -50,11 +51,14 @@ export async function runTernInProcess(
     opts.senders === 'inline'
       ? new InlineSenderRecovery()
       : new PooledSenderRecovery({ chunkSize: IMPORT_SENDER_CHUNK });
+  let hasher: PooledTrieHasher | undefined;
   try {
     const store = new ChainStore(db);
     const { hash } = await store.initGenesis(parseGenesis(JSON.parse(readFileSync(files.genesis, 'utf8'))));
     if (hex(hash) !== meta.genesisHash) throw new Error(`genesis ${hex(hash)} is not the generator's`);
-    const importer = await BlockImporter.create(store, senders, logger);
+    // As `tern-exec import` does: state roots on the trie hasher's thread (--cache 4096 × --cache.trie 15 %).
+    hasher = new PooledTrieHasher({ path: db.paths?.chaindata as string, cacheMB: 614, prefetch: true });
+    const importer = await BlockImporter.create(store, senders, logger, { hasher });
     const data = readFileSync(files.chain);
     const split = { decode: 0, senders: 0, execution: 0, stateRoot: 0, persistence: 0, other: 0 };
     let blocks = 0;
@@ -106,6 +110,7 @@ export async function runTernInProcess(
     const cpuSeconds = (used.user + used.system) / 1e6;
     return { blocks, txs, gas, seconds, mgasPerSec: gas / 1e6 / seconds, split, cpuSeconds };
   } finally {
+    await hasher?.close();
     await senders.close();
     await db.close();
     rmSync(datadir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 //! code in the modules below and write results in place. Bad arguments throw a TypeError; nothing here panics
 //! (release builds abort on panic, which would take the process down).
 
+pub mod fdlimit;
 pub mod keccak;
 mod napi;
 pub mod rlp;
@@ -241,6 +242,49 @@ unsafe extern "C" fn js_ordered_trie_root(env: napi_env, info: napi_callback_inf
     unsafe { root_buffer(env, &trie::ordered_trie_root(&values)) }
 }
 
+/// `{soft, hard}` as a JS object (Infinity for unlimited), or throws an Error coded ERR_FDLIMIT.
+///
+/// # Safety
+/// `env` must be the running callback's env.
+unsafe fn fd_limit_result(env: napi_env, func: &str, r: std::io::Result<(f64, f64)>) -> napi_value {
+    match r {
+        Ok((soft, hard)) => {
+            unsafe { napi::number_object(env, &[(c"soft", soft), (c"hard", hard)]) }
+                .unwrap_or(ptr::null_mut())
+        }
+        Err(err) => {
+            let msg = format!("{func}: {err}");
+            unsafe { napi::throw_error_unless_pending(env, ERR_FDLIMIT, &msg) };
+            ptr::null_mut()
+        }
+    }
+}
+
+const ERR_FDLIMIT: &CStr = c"ERR_FDLIMIT";
+
+/// `getFdLimit(): {soft: number, hard: number}` — the open-file limit (RLIMIT_NOFILE) of this process.
+unsafe extern "C" fn js_get_fd_limit(env: napi_env, _info: napi_callback_info) -> napi_value {
+    unsafe { fd_limit_result(env, "getFdLimit", fdlimit::get_fd_limit()) }
+}
+
+/// `setFdLimit(soft: number): {soft, hard}` — sets the soft open-file limit (Infinity: unlimited), keeping the hard
+/// one; the operating system refuses more than the hard limit (an Error coded ERR_FDLIMIT).
+unsafe extern "C" fn js_set_fd_limit(env: napi_env, info: napi_callback_info) -> napi_value {
+    let Some([arg]) = (unsafe { napi::args::<1>(env, info) }) else {
+        return ptr::null_mut();
+    };
+    let Some(soft) = (unsafe { napi::f64_value(env, arg) }) else {
+        let msg = "setFdLimit: soft must be a number";
+        return unsafe { throw_type_error(env, ERR_INVALID_ARG_TYPE, msg) };
+    };
+    if soft.is_nan() || soft < 0.0 || (soft.is_finite() && soft.fract() != 0.0) {
+        let msg =
+            format!("setFdLimit: soft must be a non-negative integer or Infinity, got {soft}");
+        return unsafe { throw_type_error(env, ERR_INVALID_ARG_VALUE, &msg) };
+    }
+    unsafe { fd_limit_result(env, "setFdLimit", fdlimit::set_fd_limit(soft)) }
+}
+
 /// Node-API version this module needs (8 is what Node 20 guarantees); Node reads it before registering.
 #[unsafe(no_mangle)]
 pub extern "C" fn node_api_module_get_api_version_v1() -> i32 {
@@ -260,6 +304,9 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
             && napi::export_function(env, exports, c"trieRoot", js_trie_root)
             && napi::export_function(env, exports, c"secureTrieRoot", js_secure_trie_root)
             && napi::export_function(env, exports, c"orderedTrieRoot", js_ordered_trie_root)
+            && (!fdlimit::SUPPORTED
+                || (napi::export_function(env, exports, c"getFdLimit", js_get_fd_limit)
+                    && napi::export_function(env, exports, c"setFdLimit", js_set_fd_limit)))
     };
     if !ok {
         let msg = "tern_native: could not register exports";

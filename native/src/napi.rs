@@ -85,6 +85,8 @@ unsafe extern "C" {
         msg: *const c_char,
     ) -> napi_status;
     pub fn napi_is_exception_pending(env: napi_env, result: *mut bool) -> napi_status;
+    pub fn napi_create_object(env: napi_env, result: *mut napi_value) -> napi_status;
+    pub fn napi_create_double(env: napi_env, value: f64, result: *mut napi_value) -> napi_status;
 }
 
 /// The first `N` arguments of a call; missing ones are `undefined`, extra ones are ignored.
@@ -181,6 +183,30 @@ pub unsafe fn f64_value(env: napi_env, value: napi_value) -> Option<f64> {
     let mut out = 0f64;
     let status = unsafe { napi_get_value_double(env, value, &mut out) };
     (status == NAPI_OK).then_some(out)
+}
+
+/// A new plain object `{name: number, ...}`. On failure a JS exception is pending.
+///
+/// # Safety
+/// `env` must be the running callback's env.
+pub unsafe fn number_object(env: napi_env, fields: &[(&CStr, f64)]) -> Option<napi_value> {
+    let mut object: napi_value = ptr::null_mut();
+    if unsafe { napi_create_object(env, &mut object) } != NAPI_OK {
+        unsafe { throw_error_unless_pending(env, c"ERR_NAPI", "could not create an object") };
+        return None;
+    }
+    for (name, v) in fields {
+        let mut value: napi_value = ptr::null_mut();
+        let ok = unsafe { napi_create_double(env, *v, &mut value) } == NAPI_OK
+            && unsafe { napi_set_named_property(env, object, name.as_ptr(), value) } == NAPI_OK;
+        if !ok {
+            unsafe {
+                throw_error_unless_pending(env, c"ERR_NAPI", "could not set an object property")
+            };
+            return None;
+        }
+    }
+    Some(object)
 }
 
 /// A new `Buffer` of `len` bytes and its memory, for the caller to fill in place (no copy back).

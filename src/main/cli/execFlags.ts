@@ -743,10 +743,12 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'snapshot',
     kind: 'bool',
     default: true,
-    help: 'Enable the snapshot-database mode',
+    help:
+      "Enable the snapshot-database mode: tern's snapshot is its flat state, kept warm across blocks within " +
+      '--cache.snapshot; false starts every block from a cold flat state and gives the share to the trie cache',
     category: CHAIN,
     toml: 'Tern.Snapshot',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'synctarget',
@@ -1303,10 +1305,12 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'uint',
     max: 100,
     default: 50,
-    help: 'Percentage of the cache allowance for database I/O',
+    help:
+      'Percentage of the cache allowance for database I/O: a cache of decoded headers, blocks and receipts ' +
+      '(LMDB reads go through the OS page cache), at most a quarter of the JS heap limit',
     category: PERF,
     toml: 'Tern.CacheDatabase',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'cache.gc',
@@ -1323,10 +1327,13 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'cache.noprefetch',
     kind: 'bool',
     default: false,
-    help: 'Disable heuristic state prefetch during block import',
+    help:
+      'Disable heuristic state prefetch during block import (by default, on machines with more than 2 cores, ' +
+      "`tern-exec import`'s trie hasher thread walks the account-trie paths of a block's senders and recipients " +
+      'into its node cache while the block executes; with 2 cores or fewer it is off, its CPU slowed import)',
     category: PERF,
     toml: 'Eth.NoPrefetch',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'cache.preimages',
@@ -1343,10 +1350,12 @@ const FLAGS: readonly FlagSpec[] = [
     max: 100,
     default: 10,
     defaultNote: '10 full; 20 archive',
-    help: 'Percentage of the cache allowance for snapshot caching',
+    help:
+      'Percentage of the cache allowance for snapshot caching: the accounts, storage and code the block importer ' +
+      'keeps warm across blocks (a quarter, at most 64 MiB, for code)',
     category: PERF,
     toml: 'Tern.CacheSnapshot',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'cache.trie',
@@ -1354,10 +1363,12 @@ const FLAGS: readonly FlagSpec[] = [
     max: 100,
     default: 15,
     defaultNote: '15 full; 30 archive',
-    help: 'Percentage of the cache allowance for trie caching',
+    help:
+      'Percentage of the cache allowance for trie caching: the LRU cache of trie nodes read from the database, ' +
+      "kept by the trie hasher that computes each block's state root",
     category: PERF,
     toml: 'Tern.CacheTrie',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'crypto.kzg',
@@ -1373,10 +1384,12 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'fdlimit',
     kind: 'uint',
     defaultNote: 'system fd limit',
-    help: 'Raise the open file descriptor limit to this value',
+    help:
+      'Raise the open file descriptor limit to this value (capped at the hard limit, with a warning; by default ' +
+      'raised to the hard limit)',
     category: PERF,
     toml: 'Tern.FDLimit',
-    implemented: false,
+    implemented: true,
   },
 
   // ---- 2.13 Rollup ----

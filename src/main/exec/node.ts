@@ -27,8 +27,11 @@ import { BlockImporter } from './chain/importer.js';
 import { createPreimageRecorder, type PreimageOptions } from './chain/preimages.js';
 import { openChainDatabase } from './cmd/database.js';
 import type { Database } from './db/open.js';
+import { storageSize } from './db/resources.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
+import { InlineTrieHasher } from './hasher/inline.js';
+import type { TrieHasherOptions } from './hasher/interface.js';
 import { type ResolvedStorageSettings, storageSettings } from './history/options.js';
 import { startStorageTasks } from './history/start.js';
 import type { ExecObservability } from './metrics/observability.js';
@@ -80,6 +83,8 @@ export interface ExecNodeOptions {
   rollup?: RollupOptions | undefined;
   /** --history.*, --gcmode, --state.scheme, --cache*, --datadir.minfreedisk (history/options.ts). */
   storage?: ResolvedStorageSettings | undefined;
+  /** The trie hasher's node cache (--cache.trie share) and prefetch (--cache.noprefetch); default: neither. */
+  trieHasher?: TrieHasherOptions | undefined;
 }
 
 export interface ExecNode {
@@ -160,6 +165,9 @@ export function execNodeOptions(settings: Settings): ExecNodeOptions {
     // geth exits after a downloader sync; a --dev chain never syncs, so it never exits there either.
     exitWhenSynced: get<boolean>('exitwhensynced') && !get<boolean>('dev'),
     storage: storageSettings(settings),
+    // No prefetch here: newPayload hashes on the executor's own thread, where walking the paths first overlaps
+    // nothing (--cache.noprefetch applies to the import command's hasher thread).
+    trieHasher: { cacheMB: storageSettings(settings).cache.trieCleanMB, prefetch: false },
     rollup: rollupOptions(settings),
     ipcPath: get<boolean>('ipcdisable')
       ? undefined
@@ -284,7 +292,21 @@ export async function startExecNode(
   }
   if (preimages)
     logger.info('Recording keccak preimages', { sha3: preimages.opts.sha3, trieKeys: preimages.opts.trieKeys });
-  const importer = await BlockImporter.create(store, senders, logger.child('import'), { tracer: live });
+  const flatState = opts.storage?.flatState;
+  if (flatState !== undefined)
+    logger.info(
+      flatState.maxCachedAccounts > 0
+        ? 'Allocated snapshot cache (flat state kept warm across blocks)'
+        : 'Snapshot cache off: each block starts from a cold flat state',
+      { accounts: flatState.maxCachedAccounts, code: storageSize(flatState.codeCacheBytes) },
+    );
+  // newPayload checks one block at a time: its state root is computed on this thread, with the node cache.
+  const hasher = new InlineTrieHasher(opts.trieHasher ?? { prefetch: false }, { db: db.kv });
+  const importer = await BlockImporter.create(store, senders, logger.child('import'), {
+    tracer: live,
+    flatState,
+    hasher,
+  });
   const builder = await BlockBuilder.create(store, senders, {
     logger: logger.child('builder'),
     pool: rollup ? rollup.builderPool(txpool) : txpool,

@@ -26,6 +26,14 @@ export interface NativeBinding {
   secureTrieRoot(keys: Uint8Array, keyOffsets: Uint32Array, values: Uint8Array, valueOffsets: Uint32Array): Uint8Array;
   /** Root of the trie holding value i under key RLP(i). */
   orderedTrieRoot(values: Uint8Array, valueOffsets: Uint32Array): Uint8Array;
+  /** The process's open-file limit (RLIMIT_NOFILE), Infinity for unlimited; an Error coded ERR_FDLIMIT on failure. */
+  getFdLimit(): { soft: number; hard: number };
+  /**
+   * Sets the soft open-file limit (Infinity: unlimited), keeping the hard one, and returns the limits read back. The
+   * operating system refuses a soft limit above the hard one (an Error coded ERR_FDLIMIT); TypeError for a value that
+   * is not a non-negative integer. Exported on Linux and macOS only.
+   */
+  setFdLimit(soft: number): { soft: number; hard: number };
 }
 
 export type NativeFunctionName = keyof NativeBinding;
@@ -38,6 +46,8 @@ export const NATIVE_FUNCTIONS: readonly NativeFunctionName[] = [
   'trieRoot',
   'secureTrieRoot',
   'orderedTrieRoot',
+  'getFdLimit',
+  'setFdLimit',
 ];
 
 export interface NativeStatus {

@@ -62,6 +62,75 @@ export interface HeadChange {
   applied: number;
 }
 
+// ---- decoded reads through the block cache (--cache.database, ../db/blockCache.ts) ---------------------------------
+//
+// Any ChainReader works: the live database or a snapshot of it (rpc/chainView.ts's views). A hit counts only when
+// the reader itself holds the block (its hash → number entry, one key-value read), so a snapshot older than the
+// block, or a reader after the block's deletion, never sees it from the cache. What a reorg changes (the canonical
+// index, the head) is read from the reader every time; entries by hash never go stale. Each caller gets its own
+// shallow copy: cached objects are shared, and a caller mutating a header or a receipt must not change the cache.
+
+const copyHeader = (h: Header): Header => ({ ...h });
+
+function copyBlock(b: Block): Block {
+  const out: Block = {
+    ...b,
+    header: { ...b.header },
+    transactions: [...b.transactions],
+    uncles: b.uncles.map(copyHeader),
+  };
+  if (b.withdrawals !== undefined) out.withdrawals = b.withdrawals.map((w) => ({ ...w }));
+  return out;
+}
+
+const copyReceipts = (rs: readonly Receipt[]): Receipt[] =>
+  rs.map((r) => ({ ...r, logs: r.logs.map((l) => ({ ...l, topics: [...l.topics] })) }));
+
+/** The header stored under `hash`, decoded once per cache lifetime. */
+export function readHeader(r: chain.ChainReader, hash: Uint8Array): Header | undefined {
+  const n = chain.readHeaderNumber(r, hash);
+  if (n === undefined) return undefined;
+  const cached = r.blockCache?.get<Header>('header', hash);
+  if (cached !== undefined) return copyHeader(cached);
+  const rlp = chain.readHeaderRlp(r, n, hash);
+  if (rlp === undefined) return undefined;
+  const header = decodeHeader(rlp);
+  r.blockCache?.set('header', hash, copyHeader(header));
+  return header;
+}
+
+/** The whole block (header and body) stored under `hash`. */
+export function readBlock(r: chain.ChainReader, hash: Uint8Array): Block | undefined {
+  const n = chain.readHeaderNumber(r, hash);
+  if (n === undefined) return undefined;
+  const cached = r.blockCache?.get<Block>('block', hash);
+  if (cached !== undefined) return copyBlock(cached);
+  const headerRlp = chain.readHeaderRlp(r, n, hash);
+  const bodyRlp = chain.readBodyRlp(r, n, hash);
+  if (headerRlp === undefined || bodyRlp === undefined) return undefined;
+  const body = asList(rlpDecode(bodyRlp), 'body');
+  const block = decodeBlock(rlpEncode([rlpDecode(headerRlp), ...body] as Parameters<typeof rlpEncode>[0]));
+  r.blockCache?.set('block', hash, copyBlock(block));
+  return block;
+}
+
+/** The consensus receipts of block (number, hash); undefined when the reader does not hold that block. */
+export function readReceipts(r: chain.ChainReader, number: bigint, hash: Uint8Array): Receipt[] | undefined {
+  if (number < 0n || number > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+  const n = Number(number);
+  // Only blocks the reader holds are served from (and put in) the cache.
+  const cache = r.blockCache !== undefined && chain.readHeaderNumber(r, hash) === n ? r.blockCache : undefined;
+  const cached = cache?.get<Receipt[]>('receipts', hash);
+  if (cached !== undefined) return copyReceipts(cached);
+  const rlp = chain.readReceiptsRlp(r, n, hash);
+  if (rlp === undefined) return undefined;
+  const receipts = asList(rlpDecode(rlp), 'receipts').map((item) =>
+    decodeReceipt(item instanceof Uint8Array ? item : rlpEncode(item as Parameters<typeof rlpEncode>[0])),
+  );
+  cache?.set('receipts', hash, copyReceipts(receipts));
+  return receipts;
+}
+
 export class ChainStore {
   private cachedHead: ChainHead | undefined;
   private cachedConfig: ChainConfig | undefined;
@@ -109,10 +178,7 @@ export class ChainStore {
   }
 
   headerByHash(hash: Uint8Array): Header | undefined {
-    const n = chain.readHeaderNumber(this.db, hash);
-    if (n === undefined) return undefined;
-    const rlp = chain.readHeaderRlp(this.db, n, hash);
-    return rlp === undefined ? undefined : decodeHeader(rlp);
+    return readHeader(this.db, hash);
   }
 
   canonicalHash(number: bigint): Uint8Array | undefined {
@@ -127,13 +193,7 @@ export class ChainStore {
   }
 
   blockByHash(hash: Uint8Array): Block | undefined {
-    const n = chain.readHeaderNumber(this.db, hash);
-    if (n === undefined) return undefined;
-    const headerRlp = chain.readHeaderRlp(this.db, n, hash);
-    const bodyRlp = chain.readBodyRlp(this.db, n, hash);
-    if (headerRlp === undefined || bodyRlp === undefined) return undefined;
-    const body = asList(rlpDecode(bodyRlp), 'body');
-    return decodeBlock(rlpEncode([rlpDecode(headerRlp), ...body] as Parameters<typeof rlpEncode>[0]));
+    return readBlock(this.db, hash);
   }
 
   blockByNumber(number: bigint): Block | undefined {
@@ -142,11 +202,7 @@ export class ChainStore {
   }
 
   receipts(number: bigint, hash: Uint8Array): Receipt[] | undefined {
-    const rlp = chain.readReceiptsRlp(this.db, Number(number), hash);
-    if (rlp === undefined) return undefined;
-    return asList(rlpDecode(rlp), 'receipts').map((r) =>
-      decodeReceipt(r instanceof Uint8Array ? r : rlpEncode(r as Parameters<typeof rlpEncode>[0])),
-    );
+    return readReceipts(this.db, number, hash);
   }
 
   txLookup(txHash: Uint8Array): chain.TxLookup | undefined {

@@ -1,7 +1,8 @@
 // Block import (ARCHITECTURE.md "Data flow of block import"): validate the header against its parent and the
 // body against the header, recover senders on the worker pool, execute on the flat state, check gas, receipts
-// and bloom, compute the state root from the block's state diff (trie commitment), and persist everything in
-// one atomic batch. importBlock extends the canonical head (import command, dev chain); insertBlock executes a
+// and bloom, compute the state root from the block's state diff (trie commitment, on the TrieHasher: with
+// `pipeline`, block N is hashed while N+1 executes, and checked before N+1 is accepted or N written), and persist
+// everything in one atomic batch. importBlock extends the canonical head (import command, dev chain); insertBlock executes a
 // block on any stored parent (flat state for the head's children, the trie for other parents) and stores it
 // beside the chain without moving the head — the Engine API's newPayload; forkchoiceUpdated then calls
 // ChainStore.setHead.
@@ -17,13 +18,14 @@ import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js'
 import type { TxHooks } from '../evm/context.js';
 import { createKzg } from '../evm/kzg.js';
 import { Executor } from '../evm/transition.js';
+import { InlineTrieHasher } from '../hasher/inline.js';
+import type { TrieCommit, TrieHasher } from '../hasher/interface.js';
+import { touchedAddresses } from '../hasher/touched.js';
 import { TrieStateReader } from '../rpc/stateAt.js';
 import type { SenderRecovery, SenderResult } from '../senders/interface.js';
-import { FlatState } from '../state/flatState.js';
-import { toHexKey } from '../state/hex.js';
+import { FlatState, type FlatStateOptions } from '../state/flatState.js';
 import type { StateDiff, StateReader } from '../state/interface.js';
-import { StateCommitment, type StateCommitmentResult } from '../state/trie/commitment.js';
-import type { NodeReader } from '../state/trie/interface.js';
+import type { StateCommitmentResult } from '../state/trie/commitment.js';
 import type { ChainHead, ChainStore } from './chainStore.js';
 import { processBlock } from './processBlock.js';
 import { DbStateReader } from './stateStore.js';
@@ -50,9 +52,19 @@ export interface ImportResult {
   timings: ImportTimings;
 }
 
+/** BLOCK_INVALID naming the block: with pipelining a block's state root is found wrong while the next one runs. */
+export class InvalidBlockError extends TernError {
+  readonly number: bigint;
+
+  constructor(number: bigint, message: string) {
+    super('BLOCK_INVALID', message);
+    this.number = number;
+  }
+}
+
 function invalid(block: Block, message: string): never {
-  throw new TernError(
-    'BLOCK_INVALID',
+  throw new InvalidBlockError(
+    block.header.number,
     `block ${block.header.number} (${hex(headerHash(block.header))}) is invalid: ${message}`,
   );
 }
@@ -82,27 +94,24 @@ export interface ImportOptions {
    * one executes, ARCHITECTURE.md data flow step 1). Without it the importer recovers them itself.
    */
   senders?: Promise<SenderResult[]>;
-  /** importBlock only: queue the write instead of waiting for it (see importBlock). */
+  /** importBlock only: queue the write, and the state-root check, instead of waiting for them (see importBlock). */
   pipeline?: boolean;
 }
 
-/** Trie nodes from a snapshot, else from the queued blocks' new nodes (captured when the block started). */
-class PendingNodeReader implements NodeReader {
-  constructor(
-    private readonly db: NodeReader,
-    private readonly pending: ReadonlyArray<ReadonlyMap<string, Uint8Array>>,
-  ) {}
+/** Executed and checked up to the state root: what the trie commitment and the write need. */
+interface Executed {
+  block: Block;
+  hash: Uint8Array;
+  receipts: Receipt[];
+  diff: StateDiff;
+  senders: Uint8Array[];
+  isthmus: boolean;
+}
 
-  get(hash: Uint8Array): Uint8Array | undefined {
-    const found = this.db.get(hash);
-    if (found !== undefined) return found;
-    const key = toHexKey(hash);
-    for (let i = this.pending.length - 1; i >= 0; i--) {
-      const rlp = (this.pending[i] as ReadonlyMap<string, Uint8Array>).get(key);
-      if (rlp !== undefined) return rlp;
-    }
-    return undefined;
-  }
+/** A pipelined block whose commitment is still on the hasher: `verified` rejects if its state root is wrong. */
+interface Verifying {
+  number: bigint;
+  verified: Promise<TrieCommit>;
 }
 
 export class BlockImporter {
@@ -116,8 +125,10 @@ export class BlockImporter {
   private queue: { promise: Promise<void>; head: ChainHead } | undefined;
   /** The first queued write that failed; importBlock and settle() report it. */
   private writeError: unknown;
-  /** Trie nodes of the queued blocks, per block, in order: readable until the block's write is done. */
-  private readonly pendingNodes: Array<{ number: bigint; nodes: Map<string, Uint8Array>; written: Promise<void> }> = [];
+  /** The queued blocks, in order, until their write is done (their trie nodes stay in the hasher's layers). */
+  private readonly pendingNodes: Array<{ number: bigint; written: Promise<void> }> = [];
+  /** The last pipelined block whose state root is not known to be right yet. */
+  private verifying: Verifying | undefined;
   /** Hashes of the queued blocks by number (BLOCKHASH before the canonical index has them). */
   private readonly pendingHashes = new Map<bigint, Uint8Array>();
 
@@ -126,23 +137,33 @@ export class BlockImporter {
     private readonly senders: SenderRecovery,
     private readonly executor: Executor,
     private readonly logger: Logger,
+    private readonly hasher: TrieHasher,
   ) {}
 
-  /** `opts.tracer`: a live tracer (--vmtrace) called around every transaction the importer executes. */
+  /**
+   * `opts.tracer`: a live tracer (--vmtrace) called around every transaction the importer executes. `opts.hasher`:
+   * the trie hasher (the caller closes it); default an InlineTrieHasher over the store's database, without cache.
+   */
   static async create(
     store: ChainStore,
     senders: SenderRecovery,
     logger: Logger,
-    opts: { tracer?: TxHooks | undefined } = {},
+    opts: {
+      tracer?: TxHooks | undefined;
+      hasher?: TrieHasher | undefined;
+      /** The executor overlay's cross-block caches (--cache.snapshot, --snapshot: history/options.ts). */
+      flatState?: Partial<FlatStateOptions> | undefined;
+    } = {},
   ): Promise<BlockImporter> {
     const config = store.config();
     const keccak256 = store.preimages?.keccak256; // --vmdebug: KECCAK256 inputs recorded (./preimages.ts)
     const common = createCustomCommon({ chainId: Number(config.chainId) }, Mainnet, {
       customCrypto: { kzg: createKzg(), ...(keccak256 !== undefined ? { keccak256 } : {}) },
     });
-    const executor = await Executor.create({ common, state: new FlatState(store.stateReader()) });
+    const executor = await Executor.create({ common, state: new FlatState(store.stateReader(), opts.flatState) });
     executor.tracer = opts.tracer;
-    return new BlockImporter(store, senders, executor, logger);
+    const hasher = opts.hasher ?? new InlineTrieHasher({ prefetch: false }, { db: store.db.kv });
+    return new BlockImporter(store, senders, executor, logger, hasher);
   }
 
   private result(block: Block, hash: Uint8Array, status: ImportResult['status'], timings: ImportTimings): ImportResult {
@@ -158,12 +179,26 @@ export class BlockImporter {
 
   /**
    * Imports a block that extends the canonical head and makes it the head (the fast path). With `pipeline`, the
-   * call returns once the block is executed and its state root checked, its write queued behind the writes before
-   * it (one atomic batch per block, in order): the next block then executes while LMDB commits this one. Call
-   * settle() to wait for the queued writes (and see their errors); a failed write is also reported by the next
-   * importBlock.
+   * call returns once the block is executed (header, body, gas, receipts and bloom checked) with its state root on
+   * the trie hasher and its write queued behind the writes before it (one atomic batch per block, in order): the next
+   * block then executes while the hasher computes this block's root and LMDB commits the blocks before. The root is
+   * compared with the header before the block is written and before the next block is accepted: a wrong root is
+   * reported (InvalidBlockError naming this block) by the next importBlock or by settle(), the next block's work is
+   * dropped and nothing after the block before is written. Call settle() to wait for the queued checks and writes (and
+   * see their errors); a failed write is also reported by the next importBlock.
    */
   async importBlock(block: Block, opts: ImportOptions = {}): Promise<ImportResult> {
+    const prior = this.verifying;
+    try {
+      return await this.importOne(block, opts, prior);
+    } catch (err) {
+      // A wrong state root in the block before explains (and outranks) whatever went wrong with this one.
+      if (prior !== undefined) await this.checkPrior(prior, { senders: 0, execution: 0, stateRoot: 0, persistence: 0 });
+      throw err;
+    }
+  }
+
+  private async importOne(block: Block, opts: ImportOptions, prior: Verifying | undefined): Promise<ImportResult> {
     const header = block.header;
     const hash = headerHash(header);
     const timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 };
@@ -184,14 +219,18 @@ export class BlockImporter {
       );
     }
     // Executing on a snapshot that lacks the queued blocks is right only while the overlay holds every change they
-    // made (it does when it is warm on the parent) and their trie nodes come from memory (pendingNodes). Isthmus
+    // made (it does when it is warm on the parent) and their trie nodes come from the hasher's layers. Isthmus
     // reads the message passer's storage root from the snapshot: wait for the writes there.
     const config = this.store.config();
     const overlayCovers = this.cachedState !== undefined && equal(this.cachedState, header.parentHash);
     const isthmus = isOptimism(config) && isTimeForkActive(config, 'isthmusTime', header.timestamp);
+    // Writes are queued for every pipelined block; the state-root check is deferred except for Isthmus blocks,
+    // whose withdrawals root (the message passer's storage root) needs the commitment before the block checks out.
+    const queueWrite = opts.pipeline === true;
+    const pipelined = queueWrite && !isthmus;
     if (queued !== undefined) {
       const t = performance.now();
-      if (opts.pipeline !== true || !overlayCovers || isthmus) await this.settle();
+      if (!queueWrite || !overlayCovers || isthmus) await this.settle();
       else {
         // Let the event loop turn (lmdb-js starts a batch's transaction at the end of an event turn and reports its
         // commit as a macrotask, and worker replies are macrotasks too: a block's execution yields to none of
@@ -204,44 +243,55 @@ export class BlockImporter {
       }
       timings.persistence += performance.now() - t;
     }
+    // `prior`, the block before, still being hashed, is checked once this block has executed (or failed).
     const snapshot = this.store.db.kv.snapshot();
-    let done: ExecutedBlock;
+    let done: Executed;
+    let commitment: Promise<TrieCommit>;
     try {
       const reader = new DbStateReader(snapshot);
-      const pending = this.pendingNodes;
-      const nodes: NodeReader =
-        pending.length === 0
-          ? reader
-          : new PendingNodeReader(
-              reader,
-              pending.map((p) => p.nodes),
-            );
       const hashes = this.pendingHashes;
-      done = await this.execute(
+      ({ done, commitment } = await this.execute(
         block,
         hash,
         head.header,
         reader,
-        nodes,
         timings,
         false,
         opts.senders,
         hashes.size === 0 ? undefined : (n) => hashes.get(n) ?? this.store.canonicalHash(n),
-      );
+        pipelined,
+      ));
     } finally {
       snapshot.release();
     }
-    const write = () =>
-      this.store.commitBlock({
+    if (prior !== undefined) {
+      try {
+        await this.checkPrior(prior, timings);
+      } catch (err) {
+        // This block's work goes with the overlay; its commitment's nodes are dropped when it lands.
+        commitment.then(
+          (c) => this.releaseLayer(c),
+          () => {},
+        );
+        throw err;
+      }
+    }
+    const write = async (): Promise<TrieCommit> => {
+      const c = await commitment;
+      await this.store.commitBlock({
         block,
         hash,
         receipts: done.receipts,
         diff: done.diff,
-        storageRoots: done.commitment.storageRoots,
-        newNodes: done.commitment.newNodes,
+        storageRoots: c.storageRoots,
+        newNodes: c.newNodes,
       });
-    if (opts.pipeline === true) this.enqueue(block, hash, done, write);
-    else {
+      return c;
+    };
+    if (queueWrite) {
+      this.enqueue(block, hash, write);
+      if (pipelined) this.verifying = { number: header.number, verified: commitment };
+    } else {
       const t = performance.now();
       await this.persist(write);
       timings.persistence += performance.now() - t;
@@ -255,14 +305,41 @@ export class BlockImporter {
     return this.result(block, hash, 'imported', timings);
   }
 
-  /** Queues a block's write behind the queued ones; its trie nodes and hash stay readable until it is written. */
-  private enqueue(block: Block, hash: Uint8Array, done: ExecutedBlock, write: () => Promise<void>): void {
+  /**
+   * Waits for the pipelined block before to check out (its commitment landed, root equal to its header's); the wait
+   * counts as state-root time. If it did not: the overlay (holding that block's and this one's changes) is dropped,
+   * the writes before it land, and its error is thrown.
+   */
+  private async checkPrior(prior: Verifying, timings: ImportTimings): Promise<void> {
+    const t = performance.now();
+    try {
+      await prior.verified;
+    } catch (err) {
+      this.cachedState = undefined;
+      if (this.verifying === prior) this.verifying = undefined;
+      // The failed block's queued write fails with the same error: settle() reports it once, here.
+      await this.settle().catch(() => {});
+      throw err;
+    } finally {
+      timings.stateRoot += performance.now() - t;
+    }
+    if (this.verifying === prior) this.verifying = undefined;
+  }
+
+  private releaseLayer(c: TrieCommit): void {
+    if (c.layer !== undefined) this.hasher.release(c.layer);
+  }
+
+  /**
+   * Queues a block's write (which first waits for its commitment) behind the queued ones; its hash stays readable
+   * until it is written, and its trie nodes in the hasher's layers.
+   */
+  private enqueue(block: Block, hash: Uint8Array, write: () => Promise<TrieCommit>): void {
     const number = block.header.number;
-    const nodes = new Map<string, Uint8Array>();
-    for (const [h, rlp] of done.commitment.newNodes) nodes.set(toHexKey(h), rlp);
     const before = this.queue?.promise ?? Promise.resolve();
     const promise = before.then(write).then(
-      () => {
+      (c) => {
+        this.releaseLayer(c);
         this.pendingNodes.splice(this.pendingNodes.indexOf(entry), 1);
         if (equal(this.pendingHashes.get(number), hash)) this.pendingHashes.delete(number);
       },
@@ -274,15 +351,15 @@ export class BlockImporter {
     );
     // Seen by settle() or the next importBlock.
     const written = promise.catch(() => {});
-    const entry = { number, nodes, written };
+    const entry = { number, written };
     this.pendingNodes.push(entry);
     this.pendingHashes.set(number, hash);
     this.queue = { promise, head: { number, hash, header: block.header } };
   }
 
   /**
-   * Waits until every queued block write is done. Throws the first write error, once (the queue is then dropped
-   * and the importer starts over from the database's head).
+   * Waits until every queued block is checked and written. Throws the first error (a wrong state root of a pipelined
+   * block, a failed write), once (the queue is then dropped and the importer starts over from the database's head).
    */
   async settle(): Promise<void> {
     const queued = this.queue;
@@ -294,6 +371,7 @@ export class BlockImporter {
       } finally {
         if (this.queue === queued) {
           this.queue = undefined;
+          this.verifying = undefined;
           this.pendingNodes.length = 0;
           this.pendingHashes.clear();
         }
@@ -326,9 +404,9 @@ export class BlockImporter {
   }
 
   /** Runs a write; if it fails, the overlay (already advanced to the unwritten block) is dropped. */
-  private async persist(write: () => Promise<void>): Promise<void> {
+  private async persist<T>(write: () => Promise<T>): Promise<T> {
     try {
-      await write();
+      return await write();
     } catch (err) {
       this.cachedState = undefined;
       throw err;
@@ -367,16 +445,18 @@ export class BlockImporter {
       const db = new DbStateReader(snapshot);
       const onHead = equal(header.parentHash, this.store.head().hash);
       const reader: StateReader = onHead ? db : new TrieStateReader(db, parent.stateRoot);
-      return await this.execute(
+      const { done, commitment } = await this.execute(
         block,
         hash,
         parent,
         reader,
-        db,
         timings,
         !this.store.isCanonical(header.parentHash),
         senders,
+        undefined,
+        false,
       );
+      return { ...done, commitment: await commitment };
     } finally {
       snapshot.release();
     }
@@ -395,17 +475,22 @@ export class BlockImporter {
     return (n) => (n > parent.number ? undefined : (side.get(n) ?? this.store.canonicalHash(n)));
   }
 
+  /**
+   * Executes the block on the overlay and hands its diff to the hasher. Without `pipelined` the commitment is
+   * awaited and checked here (the returned promise is settled); with it, `commitment` rejects later if the root is
+   * wrong, and the overlay advances with the storage roots still pending (FlatState.advance).
+   */
   private async execute(
     block: Block,
     hash: Uint8Array,
     parent: Header,
     reader: StateReader,
-    nodes: NodeReader,
     timings: ImportTimings,
-    onSideChain = false,
-    pendingSenders?: Promise<SenderResult[]>,
-    blockHashes?: (n: bigint) => Uint8Array | undefined,
-  ): Promise<ExecutedBlock> {
+    onSideChain: boolean,
+    pendingSenders: Promise<SenderResult[]> | undefined,
+    blockHashes: ((n: bigint) => Uint8Array | undefined) | undefined,
+    pipelined: boolean,
+  ): Promise<{ done: Executed; commitment: Promise<TrieCommit> }> {
     // Whatever happens below, the overlay no longer holds a committed block's state until the block checks out.
     const warm = this.cachedState !== undefined && equal(this.cachedState, block.header.parentHash);
     this.cachedState = undefined;
@@ -413,36 +498,63 @@ export class BlockImporter {
     if (warm) state.rebase(reader);
     else state.reset(reader);
     try {
-      const done = await this.executeChecked(
-        block,
-        hash,
-        parent,
-        reader,
-        nodes,
-        timings,
-        onSideChain,
-        pendingSenders,
-        blockHashes,
-      );
-      if (state.advance(done.commitment.storageRoots)) this.cachedState = hash;
-      return done;
+      const done = await this.executeChecked(block, hash, parent, timings, onSideChain, pendingSenders, blockHashes);
+      const t = performance.now();
+      const commitment = this.commit(done, parent, reader, pipelined);
+      if (pipelined) {
+        // Checked by the next importBlock or settle(); until then nobody else awaits it.
+        commitment.catch(() => {});
+        if (state.advance(commitment.then((c) => c.storageRoots))) this.cachedState = hash;
+        timings.stateRoot += performance.now() - t;
+        return { done, commitment };
+      }
+      const c = await commitment;
+      timings.stateRoot += performance.now() - t;
+      if (state.advance(c.storageRoots)) this.cachedState = hash;
+      return { done, commitment: Promise.resolve(c) };
     } catch (err) {
       state.reset(reader);
       throw err;
     }
   }
 
+  /**
+   * The block's commitment on the hasher, checked against the header (state root; for Isthmus the withdrawals root,
+   * which reads `reader`, so Isthmus blocks are never pipelined). With `keep` the new nodes stay in the hasher's
+   * layers until the block is written; a block found invalid gives its layer back at once.
+   */
+  private async commit(done: Executed, parent: Header, reader: StateReader, keep: boolean): Promise<TrieCommit> {
+    const { block } = done;
+    const header = block.header;
+    const c = await this.hasher.commit(parent.stateRoot, done.diff, { keep });
+    try {
+      if (!equal(c.root, header.stateRoot))
+        invalid(block, `state root mismatch: header ${hex(header.stateRoot)}, executed ${hex(c.root)}`);
+      if (done.isthmus) {
+        const root = messagePasserRoot(c, reader);
+        if (!equal(root, header.withdrawalsRoot))
+          invalid(
+            block,
+            `withdrawals root mismatch: header ${hex(header.withdrawalsRoot ?? new Uint8Array())}, message passer storage root ${hex(root)}`,
+          );
+      }
+    } catch (err) {
+      this.releaseLayer(c);
+      throw err;
+    }
+    if (!keep) this.releaseLayer(c);
+    return c;
+  }
+
   private async executeChecked(
     block: Block,
     hash: Uint8Array,
     parent: Header,
-    reader: StateReader,
-    nodes: NodeReader,
     timings: ImportTimings,
     onSideChain: boolean,
     pendingSenders: Promise<SenderResult[]> | undefined,
     blockHashes: ((n: bigint) => Uint8Array | undefined) | undefined,
-  ): Promise<ExecutedBlock> {
+  ): Promise<Executed> {
     const config = this.store.config();
     const header = block.header;
     const optimism = isOptimism(config);
@@ -478,6 +590,8 @@ export class BlockImporter {
     timings.senders = performance.now() - t;
 
     t = performance.now();
+    // The hasher warms the account-trie paths this block will change while it executes (--cache.noprefetch).
+    if (this.hasher.prefetching) this.hasher.prefetch(parent.stateRoot, touchedAddresses(block.transactions, senders));
     let outcome: Awaited<ReturnType<typeof processBlock>>;
     try {
       outcome = await processBlock({
@@ -508,22 +622,7 @@ export class BlockImporter {
       invalid(block, `requests hash mismatch: header ${hex(header.requestsHash)}, executed ${hex(requestsHash)}`);
     const diff = this.executor.state.diff();
     timings.execution = performance.now() - t;
-
-    t = performance.now();
-    const commitment = new StateCommitment(nodes).apply(parent.stateRoot, diff);
-    if (!equal(commitment.root, header.stateRoot)) {
-      invalid(block, `state root mismatch: header ${hex(header.stateRoot)}, executed ${hex(commitment.root)}`);
-    }
-    if (isthmus) {
-      const root = messagePasserRoot(commitment, reader);
-      if (!equal(root, header.withdrawalsRoot))
-        invalid(
-          block,
-          `withdrawals root mismatch: header ${hex(header.withdrawalsRoot ?? new Uint8Array())}, message passer storage root ${hex(root)}`,
-        );
-    }
-    timings.stateRoot = performance.now() - t;
-    return { block, hash, receipts: outcome.receipts, diff, commitment, senders };
+    return { block, hash, receipts: outcome.receipts, diff, senders, isthmus };
   }
 }
 

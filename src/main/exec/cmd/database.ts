@@ -1,10 +1,23 @@
-// Opening the chain database from tern-exec's settings (--datadir, --db.engine, --datadir.ancient), closed by
-// the lifecycle on shutdown. Database errors that come from the operator's input become usage errors.
+// Opening the chain database from tern-exec's settings (--datadir, --db.engine, --datadir.ancient, --cache.database,
+// --fdlimit), closed by the lifecycle on shutdown. Database errors that come from the operator's input become usage
+// errors.
 import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
-import { type Database, openDatabase } from '../db/open.js';
+import { type Database, openDatabase, resolveDbPaths } from '../db/open.js';
+import { allocateDatabaseResources } from '../db/resources.js';
+import { storageSettings } from '../history/options.js';
+
+/**
+ * geth's MakeDatabaseHandles: raises the open-file limit (--fdlimit) and logs the database's allowance; returns the
+ * --cache.database share in MB for openDatabase.
+ */
+export function databaseAllocation(settings: Settings, logger: Logger, database: string): number {
+  const cacheMB = storageSettings(settings).cache.databaseMB;
+  allocateDatabaseResources({ database, cacheMB, fdLimit: settings.get<number | undefined>('fdlimit') }, { logger });
+  return cacheMB;
+}
 
 const OPERATOR_ERRORS = new Set([
   'UNSUPPORTED_DB_ENGINE',
@@ -18,6 +31,8 @@ export async function openChainDatabase(settings: Settings, lifecycle: Lifecycle
   const datadir = settings.get<string>('datadir');
   const ancient = settings.get<string | undefined>('datadir.ancient');
   const engine = settings.get<string | undefined>('db.engine');
+  const where = engine === 'memory' ? 'memory' : resolveDbPaths(datadir, ancient).chaindata;
+  const cacheMB = databaseAllocation(settings, logger, where);
   let db: Database;
   try {
     db = await openDatabase(
@@ -25,7 +40,7 @@ export async function openChainDatabase(settings: Settings, lifecycle: Lifecycle
         datadir,
         ...(engine ? { engine } : {}),
         ...(ancient ? { ancient } : {}),
-        cacheMB: settings.get<number>('cache'),
+        cacheMB,
       },
       { logger },
     );

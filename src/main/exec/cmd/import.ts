@@ -1,6 +1,5 @@
 // `tern-exec import <file.rlp>...`: imports blocks from files of concatenated RLP blocks (geth's export format, .gz
-// files decompressed),
-// printing progress with blocks/s and Mgas/s. An invalid block stops the import with its number and reason; the
+// files decompressed), printing progress with blocks/s and Mgas/s. An invalid block stops the import with its number and reason; the
 // blocks before it stay. After a crash, running the same import again skips the blocks already persisted.
 // The import is a pipeline (ARCHITECTURE.md, data flow of block import): blocks are decoded ahead and their senders
 // recovered on the worker pool while earlier blocks execute, and each block's write (one atomic batch, in order)
@@ -8,18 +7,26 @@
 // --nocompaction is accepted and changes nothing: geth compacts its LSM database (LevelDB/Pebble) after an import
 // unless it is given; LMDB is a B+tree that reuses freed pages in place and has no compaction to run or skip.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import type { ProgramContext } from '../../cli/run.js';
 import { ReportedError, TernError, UsageError } from '../../common/errors.js';
 import { type Block, decodeBlock } from '../../primitives/block/block.js';
 import { rlpItems } from '../../primitives/rlpStream.js';
 import { ChainStore } from '../chain/chainStore.js';
-import { BlockImporter } from '../chain/importer.js';
+import { BlockImporter, InvalidBlockError } from '../chain/importer.js';
 import { createPreimageRecorder } from '../chain/preimages.js';
+import { InlineTrieHasher } from '../hasher/inline.js';
+import type { TrieHasher, TrieHasherOptions } from '../hasher/interface.js';
+import { PooledTrieHasher } from '../hasher/pooled.js';
+import { storageSettings } from '../history/options.js';
 import type { SenderResult } from '../senders/interface.js';
 import { PooledSenderRecovery } from '../senders/pooled.js';
 import { createLiveTracer } from '../tracing/live.js';
 import { openChainDatabase } from './database.js';
+
+/** Cores the machine needs beyond this for the trie prefetch to run (see below). */
+const PREFETCH_MIN_CORES = 2;
 
 const PROGRESS_INTERVAL_MS = 8000;
 /** Blocks decoded ahead of the one executing, their senders already on the recovery pool. */
@@ -108,7 +115,23 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
     lifecycle.onStop('live tracer', () => live.close());
     logger.info('Live tracing enabled', { tracer: live.name });
   }
-  const importer = await BlockImporter.create(store, senders, logger, { tracer: live });
+  // State roots on the trie hasher's thread, block N hashed while N+1 executes (ARCHITECTURE.md data flow step 3);
+  // the memory engine has no directory a worker could open, so its hasher runs here.
+  // The prefetch spends CPU (~17 ms a block) to hide database latency; with 2 cores or fewer that CPU is taken from
+  // the executor and the import ran ~15 % slower in bench/import (bench/RESULTS.md), so it needs a spare core.
+  const prefetch = !settings.get<boolean>('cache.noprefetch') && availableParallelism() > PREFETCH_MIN_CORES;
+  const hasherOpts: TrieHasherOptions = { cacheMB: storageSettings(settings).cache.trieCleanMB, prefetch };
+  const hasher: TrieHasher =
+    db.paths !== undefined
+      ? new PooledTrieHasher({ ...hasherOpts, path: db.paths.chaindata })
+      : new InlineTrieHasher(hasherOpts, { db: db.kv });
+  lifecycle.onStop('trie hasher', () => hasher.close());
+  logger.info('Trie hasher', { thread: db.paths !== undefined ? 'worker' : 'importer', prefetch });
+  const importer = await BlockImporter.create(store, senders, logger, {
+    hasher,
+    tracer: live,
+    flatState: storageSettings(settings).flatState,
+  });
 
   const started = performance.now();
   let lastReport = started;
@@ -134,6 +157,8 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
   for (const file of files) {
     logger.info('Importing blockchain', { file: file.path });
     let index = 0;
+    // Position in the file of the blocks in flight: a block's wrong state root is found while the next one executes.
+    const positions = new Map<bigint, number>();
     try {
       for (const { block, senders: recovered } of decodeAhead(file.data, (txs) => senders.recover(txs))) {
         if (lifecycle.signal.aborted) {
@@ -141,7 +166,10 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
           await importer.settle();
           throw new ReportedError('import interrupted');
         }
-        // Pipelined: this block's write is queued while the next one executes (settled below and on errors).
+        // Pipelined: this block's state root is checked and its write queued while the next one executes (settled
+        // below and on errors).
+        positions.set(block.header.number, index + 1);
+        if (positions.size > 16) positions.delete(positions.keys().next().value as bigint);
         const r = await importer.importBlock(block, { senders: recovered, pipeline: true });
         index++;
         if (r.status === 'known') {
@@ -166,7 +194,8 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
       await importer.settle().catch(() => {});
       const why = err instanceof Error ? err.message : String(err);
       report(true);
-      throw new ReportedError(`import of ${file.path} stopped at block #${index + 1} of the file: ${why}`, err);
+      const at = (err instanceof InvalidBlockError ? positions.get(err.number) : undefined) ?? index + 1;
+      throw new ReportedError(`import of ${file.path} stopped at block #${at} of the file: ${why}`, err);
     }
   }
   report(true);

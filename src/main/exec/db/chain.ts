@@ -4,6 +4,7 @@
 // WriteBatch (the caller commits), except the two maintenance jobs at the end, which commit their own batches.
 
 import { TernError } from '../../common/errors.js';
+import type { BlockCache } from './blockCache.js';
 import type { AncientBlock, AncientReader, AncientTable, Freezer } from './freezer.js';
 import { DbErrorCode, type KVReader, type KVStore, type WriteBatch } from './interface.js';
 import {
@@ -32,6 +33,8 @@ import {
 export interface ChainReader {
   readonly kv: KVReader;
   readonly ancients?: AncientReader | undefined;
+  /** The database's decoded-block cache (./blockCache.ts), for readers that decode (chain/chainStore.ts). */
+  readonly blockCache?: BlockCache | undefined;
 }
 
 /** What the read accessors accept: a bare key-value view (no ancient store) or a ChainReader. */
@@ -394,7 +397,7 @@ export const freezeDefaults = { threshold: 90_000, maxBlocks: 1_000 } as const;
  * receipts stored. Returns the number of blocks frozen; call again while it returns maxBlocks.
  */
 export async function freezeBlocks(
-  db: { readonly kv: KVStore; readonly ancients: Freezer | undefined },
+  db: { readonly kv: KVStore; readonly ancients: Freezer | undefined; readonly blockCache?: BlockCache | undefined },
   opts: FreezeOptions = {},
 ): Promise<number> {
   const threshold = opts.threshold ?? freezeDefaults.threshold;
@@ -432,6 +435,7 @@ export async function freezeBlocks(
   await ancients.append(from, blocks);
 
   const batch = kv.batch();
+  const deleted: Uint8Array[] = [];
   for (let n = Math.max(from, 1); n < to; n++) {
     const canonical = blocks[n - from]!.hashes;
     batch.delete(canonicalHashKey(n));
@@ -440,10 +444,15 @@ export async function freezeBlocks(
         deleteBody(batch, n, hash);
         deleteReceipts(batch, n, hash);
         batch.delete(headerKey(n, hash));
-      } else deleteBlock(batch, n, hash);
+      } else {
+        deleteBlock(batch, n, hash);
+        deleted.push(hash);
+      }
     }
   }
   await batch.commit();
+  // Frozen canonical blocks stay readable (from the ancient store); the side blocks beside them are gone.
+  for (const hash of deleted) db.blockCache?.delete(hash);
   return to - from;
 }
 

@@ -6,6 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { BlockCache, blockCacheBytes, blockCacheDefaults } from './blockCache.js';
 import {
   type ChainReader,
   readCanonicalHash,
@@ -34,7 +35,8 @@ export interface OpenDatabaseOptions {
   engine?: string;
   /**
    * --cache.database share of the cache, in MB. LMDB keeps no cache of its own (reads are served from the memory map,
-   * i.e. the operating system's page cache), so it is only recorded in the log for now.
+   * i.e. the operating system's page cache), so the share goes to the decoded block cache (./blockCache.ts), capped
+   * at a quarter of the JS heap limit. Unset: blockCacheDefaults (64 MiB); 0 disables it.
    */
   cacheMB?: number;
   /** Open without writing: nothing is created, repaired or versioned; a missing database is DB_NOT_FOUND. */
@@ -108,18 +110,30 @@ export class Database implements ChainReader {
   readonly ancients: Freezer | undefined;
   /** Where the files are; undefined for the memory engine. */
   readonly paths: DbPaths | undefined;
+  /**
+   * Decoded headers, blocks and receipts by block hash (--cache.database), shared by every reader of this database,
+   * snapshots included: entries never change for a hash, and readers confirm hits against their own view.
+   */
+  readonly blockCache: BlockCache;
   #closing: Promise<void> | undefined;
 
-  constructor(engine: DbEngine, kv: KVStore, ancients: Freezer | undefined, paths: DbPaths | undefined) {
+  constructor(
+    engine: DbEngine,
+    kv: KVStore,
+    ancients: Freezer | undefined,
+    paths: DbPaths | undefined,
+    blockCache: BlockCache = new BlockCache(),
+  ) {
     this.engine = engine;
     this.kv = kv;
     this.ancients = ancients;
     this.paths = paths;
+    this.blockCache = blockCache;
   }
 
   snapshot(): ChainSnapshot {
     const kv = this.kv.snapshot();
-    return { kv, ancients: this.ancients, release: () => kv.release() };
+    return { kv, ancients: this.ancients, blockCache: this.blockCache, release: () => kv.release() };
   }
 
   /** Closes the ancient store and the key-value store (waiting for writes in flight). */
@@ -139,14 +153,15 @@ export async function openDatabase(opts: OpenDatabaseOptions, deps: OpenDatabase
   const engine = resolveEngine(opts.engine);
   const readonly = opts.readonly ?? openDatabaseDefaults.readonly;
   const logger = deps.logger;
+  const cache = blockCacheFor(opts.cacheMB, logger);
   if (engine === 'memory') {
     const kv = new MemoryStore({ name: 'chaindata' }, logger === undefined ? {} : { logger });
     const b = kv.batch();
     writeSchemaVersion(b);
     writeEngineName(b, engine);
     await b.commit();
-    logger?.info('Opened in-memory database (nothing is persisted)');
-    return new Database(engine, kv, undefined, undefined);
+    logger?.info('Opened in-memory database (nothing is persisted)', { blockCacheMB: mib(cache.maxBytes) });
+    return new Database(engine, kv, undefined, undefined, cache);
   }
 
   if (opts.datadir === undefined || opts.datadir === '')
@@ -179,9 +194,27 @@ export async function openDatabase(opts: OpenDatabaseOptions, deps: OpenDatabase
     ancient: paths.ancient,
     ancients: ancients.ancients(),
     readonly,
-    cacheMB: opts.cacheMB,
+    blockCacheMB: mib(cache.maxBytes),
   });
-  return new Database(engine, kv, ancients, paths);
+  return new Database(engine, kv, ancients, paths, cache);
+}
+
+const mib = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 100) / 100;
+
+/** The block cache for a --cache.database share (unset: the default size); says so when the heap cap lowers it. */
+function blockCacheFor(cacheMB: number | undefined, logger: Logger | undefined): BlockCache {
+  if (cacheMB === undefined) return new BlockCache(blockCacheDefaults);
+  const { maxBytes, capped } = blockCacheBytes(cacheMB);
+  if (capped)
+    // Info, not a warning: the default --cache (4096) asks for more than a default Node heap allows.
+    logger?.info(
+      'Database cache share lowered to a quarter of the JS heap limit (NODE_OPTIONS=--max-old-space-size raises it)',
+      {
+        requestedMB: cacheMB,
+        usedMB: mib(maxBytes),
+      },
+    );
+  return new BlockCache({ maxBytes });
 }
 
 /** Refuses databases of a newer (or unknown) schema or another engine; stamps a new database with both. */

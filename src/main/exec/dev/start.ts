@@ -13,7 +13,7 @@ import { addressOfKey, newPrivateKey } from '../accounts/keystore.js';
 import { AccountManager } from '../accounts/manager.js';
 import { BlockBuilder } from '../chain/builder.js';
 import { ChainStore } from '../chain/chainStore.js';
-import { openChainDatabase } from '../cmd/database.js';
+import { databaseAllocation, openChainDatabase } from '../cmd/database.js';
 import { type Database, openDatabase } from '../db/open.js';
 import type { ExecObservability } from '../metrics/observability.js';
 import { type ExecNode, execNodeOptions, startExecNode } from '../node.js';
@@ -111,7 +111,7 @@ export async function runDev(ctx: ProgramContext, observability?: ExecObservabil
   } else {
     datadir = mkdtempSync(join(tmpdir(), 'tern-dev-'));
     lifecycle.onStop('dev temporary directory', () => rmSync(datadir, { recursive: true, force: true }));
-    db = await openDatabase({ engine: 'memory' }, { logger });
+    db = await openDatabase({ engine: 'memory', cacheMB: databaseAllocation(settings, logger, 'memory') }, { logger });
     lifecycle.onStop('database', () => db.close());
   }
   const keystoreDir =

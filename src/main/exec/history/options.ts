@@ -2,6 +2,7 @@
 // has): how much chain history is indexed and kept, how old state is pruned, and how --cache is split. One resolved
 // object, built from the settings here and handed to the history service and the RPC.
 import { UsageError } from '../../common/errors.js';
+import { CACHED_ACCOUNT_BYTES, type FlatStateOptions, flatStateDefaults } from '../state/flatState.js';
 
 export type GcMode = 'full' | 'archive';
 export type StateScheme = 'hash' | 'path';
@@ -102,6 +103,19 @@ export function cacheAllocation(c: CacheInput): CacheAllocation {
   };
 }
 
+/**
+ * tern's "snapshot" is its flat state: accounts, storage and code in the database, read through the importer's
+ * overlay (state/flatState.ts), which keeps what blocks touched warm across blocks. The --cache.snapshot share
+ * bounds that warm cache: a quarter of it (at most geth's 64 MiB) for contract code, the rest for accounts with their
+ * slots at CACHED_ACCOUNT_BYTES each. A share of 0 (--snapshot=false, or --cache.snapshot=0) keeps nothing across
+ * blocks: each block starts from a cold overlay that reads the database, as geth without its snapshot reads the trie.
+ */
+export function snapshotCacheOptions(snapshotMB: number): FlatStateOptions {
+  const bytes = Math.max(0, Math.floor(snapshotMB)) * 1024 * 1024;
+  const codeCacheBytes = Math.min(flatStateDefaults.codeCacheBytes, Math.floor(bytes / 4));
+  return { codeCacheBytes, maxCachedAccounts: Math.floor((bytes - codeCacheBytes) / CACHED_ACCOUNT_BYTES) };
+}
+
 /** What the settings give, read through `get` and `isSet` (cli/parse.ts Settings). */
 export interface SettingsLike {
   get<T>(name: string): T;
@@ -111,6 +125,8 @@ export interface SettingsLike {
 export interface ResolvedStorageSettings {
   history: HistoryOptions;
   cache: CacheAllocation;
+  /** The block importer's flat-state caches, from the snapshot share (snapshotCacheOptions). */
+  flatState: FlatStateOptions;
   /** --datadir.minfreedisk in MB (0 disables); geth's default is twice the --cache.gc share. */
   minFreeDiskMB: number;
   /** Notes for the log (settings overridden as geth overrides them). */
@@ -151,5 +167,5 @@ export function storageSettings(s: SettingsLike): ResolvedStorageSettings {
     stateScheme: s.get<StateScheme | undefined>('state.scheme'),
     stateHistory: s.get<number>('history.state'),
   };
-  return { history, cache, minFreeDiskMB, notes };
+  return { history, cache, flatState: snapshotCacheOptions(cache.snapshotMB), minFreeDiskMB, notes };
 }

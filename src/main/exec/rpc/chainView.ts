@@ -2,11 +2,12 @@
 // headers, bodies, receipts, the flat state, trie nodes) goes to the same database snapshot, so a block imported
 // meanwhile never shows half of itself. Decoding is done here, once; nothing in this file writes.
 import { TernError } from '../../common/errors.js';
-import { type Block, decodeBlock } from '../../primitives/block/block.js';
-import { decodeHeader, type Header } from '../../primitives/block/header.js';
+import type { Block } from '../../primitives/block/block.js';
+import type { Header } from '../../primitives/block/header.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
-import { decodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
-import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
+import type { Receipt } from '../../primitives/receipt/receipt.js';
+import { asList, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
+import { readBlock, readHeader, readReceipts } from '../chain/chainStore.js';
 import { DbStateReader } from '../chain/stateStore.js';
 import * as chain from '../db/chain.js';
 import type { KVReader } from '../db/interface.js';
@@ -75,9 +76,9 @@ export class ChainView {
     return hash.length === 32 ? chain.readHeaderNumber(this.reader, hash) : undefined;
   }
 
+  /** Decoded through the --cache.database block cache the snapshot carries (readHeader). */
   headerByHash(hash: Uint8Array): Header | undefined {
-    const raw = this.rawHeader(hash);
-    return raw === undefined ? undefined : decodeHeader(raw);
+    return hash.length === 32 ? readHeader(this.reader, hash) : undefined;
   }
 
   /** The header's RLP as stored. */
@@ -105,20 +106,13 @@ export class ChainView {
   /** The whole block (header and body) stored under `hash`. */
   block(hash: Uint8Array): Block | undefined {
     if (this.pending && equalBytes(hash, this.pending.ref.hash)) return this.pending.block;
-    const n = this.numberOf(hash);
-    if (n === undefined) return undefined;
-    const headerRlp = chain.readHeaderRlp(this.reader, n, hash);
-    const bodyRlp = chain.readBodyRlp(this.reader, n, hash);
-    if (headerRlp === undefined || bodyRlp === undefined) return undefined;
-    const body = asList(rlpDecode(bodyRlp), 'body');
-    return decodeBlock(rlpEncode([rlpDecode(headerRlp), ...body] as RlpDecoded[] as Parameters<typeof rlpEncode>[0]));
+    return hash.length === 32 ? readBlock(this.reader, hash) : undefined;
   }
 
   /** The consensus receipts of block (number, hash); undefined when not stored. */
   receipts(ref: HeaderRef): Receipt[] | undefined {
     if (this.pending && equalBytes(ref.hash, this.pending.ref.hash)) return [...this.pending.receipts];
-    const raw = this.rawReceipts(ref);
-    return raw?.map((r) => decodeReceipt(r));
+    return readReceipts(this.reader, ref.header.number, ref.hash);
   }
 
   /** Each receipt's consensus encoding (typed receipts as `type ‖ rlp`), as debug_getRawReceipts returns them. */

@@ -18,10 +18,33 @@ import { bigintToMinimalBytes, bytesToBigintUnsigned, toHexKey } from './hex.js'
 import type { AccountDiff, StateDiff, StateReader } from './interface.js';
 
 const EMPTY_CODE = new Uint8Array(0);
-/** Bytes of contract code the code cache holds before it starts over. */
+/** Default of FlatStateOptions.codeCacheBytes (geth's contract-code cache is 64 MiB too). */
 const CODE_CACHE_BYTES = 64 * 1024 * 1024;
-/** Accounts the overlay keeps as a cache across blocks (see advance()) before it starts over. */
+/** Default of FlatStateOptions.maxCachedAccounts. */
 const MAX_CACHED_ACCOUNTS = 500_000;
+
+/**
+ * Estimated heap bytes of one account kept in the cross-block cache, with its cached slots: ~730 bytes for an
+ * account without code (its Entry, hex key, address, code hash and bigints), ~930 with code and a storage root,
+ * plus ~150 per cached slot (hex key, bigint, Map entry) — measured with process.memoryUsage() over 10^4-10^5
+ * accounts (test/unit/main/exec/state/flatStateOptions.test.ts). Assumes 4 cached slots per cached account on
+ * average: contracts' storage is most of what blocks read. The cache is bounded by accounts, so an unusually
+ * slot-heavy workload takes more than its share; one that touches mostly plain accounts, less.
+ */
+export const CACHED_ACCOUNT_BYTES = 1536;
+
+/** The sizes of the caches a FlatState keeps across blocks (tern-exec derives them from --cache.snapshot). */
+export interface FlatStateOptions {
+  /** Bytes of contract code the code cache holds before it starts over; 0 keeps no code across blocks. */
+  codeCacheBytes: number;
+  /** Accounts the overlay keeps as a cache across blocks (see advance()) before it starts over; 0 keeps none. */
+  maxCachedAccounts: number;
+}
+
+export const flatStateDefaults: FlatStateOptions = {
+  codeCacheBytes: CODE_CACHE_BYTES,
+  maxCachedAccounts: MAX_CACHED_ACCOUNTS,
+};
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a === b) return true;
@@ -49,6 +72,8 @@ class Entry {
   baseRoot: Uint8Array | undefined;
   /** baseRoot is the root after the last block (set by FlatState.advance from the commitment), wipes included. */
   rootCurrent = false;
+  /** The root after the last block is still being computed (advance with deferred roots); see PendingRoot. */
+  pendingRoot: PendingRoot | undefined;
   /** Known slot values: cached reads and writes. A slot absent here reads through to the reader (unless wiped). */
   storage: Map<string, bigint> = new Map();
   /** The committed storage no longer applies (wiped): slots absent from `storage` are zero. */
@@ -90,6 +115,24 @@ class Entry {
     this.existedBefore = this.exists;
   }
 }
+
+/**
+ * A storage root the trie hasher has not delivered yet (FlatState.advance with a promise): the block's roots, and
+ * what the overlay already knows of this account's storage emptiness — the one thing the EVM reads from a storage
+ * root (EIP-7610's collision check) — so reads wait for the hasher only when the overlay cannot tell.
+ */
+class PendingRoot {
+  constructor(
+    readonly roots: Promise<ReadonlyMap<string, Uint8Array>>,
+    readonly known: 'empty' | 'nonempty' | undefined,
+  ) {}
+}
+
+/**
+ * The storage root getAccount reports for a non-empty storage whose exact root is still being hashed. Only its
+ * emptiness is ever read (see getAccount); it is not a real root.
+ */
+export const PENDING_STORAGE_ROOT: Uint8Array = new Uint8Array(32).fill(0xff);
 
 const UNDO_ACCOUNT = 0;
 const UNDO_SLOT = 1;
@@ -134,6 +177,8 @@ export class FlatState implements StateManagerInterface {
    */
   private readonly codeCache = new Map<string, Uint8Array>();
   private codeCacheBytes = 0;
+  /** The cache bounds (FlatStateOptions). */
+  readonly opts: Readonly<FlatStateOptions>;
 
   /** EIP-2200 original values for the EVM: the value of a slot at the start of the current transaction. */
   readonly originalStorageCache: {
@@ -141,8 +186,9 @@ export class FlatState implements StateManagerInterface {
     clear(): void;
   };
 
-  constructor(reader: StateReader) {
+  constructor(reader: StateReader, opts: Partial<FlatStateOptions> = {}) {
     this.reader = reader;
+    this.opts = { ...flatStateDefaults, ...opts };
     this.originalStorageCache = {
       get: async (address, key) => bigintToMinimalBytes(this.getOriginalStorageValue(address.bytes, key)),
       clear: () => this.finishTransaction(),
@@ -291,7 +337,8 @@ export class FlatState implements StateManagerInterface {
   }
 
   private cacheCode(hashKey: string, code: Uint8Array): void {
-    if (this.codeCacheBytes + code.length > CODE_CACHE_BYTES) {
+    if (this.opts.codeCacheBytes === 0) return;
+    if (this.codeCacheBytes + code.length > this.opts.codeCacheBytes) {
       this.codeCache.clear();
       this.codeCacheBytes = 0;
     }
@@ -493,14 +540,25 @@ export class FlatState implements StateManagerInterface {
     const e = this.entry(address.bytes);
     if (!e.exists) return undefined;
     // Only the emptiness of the storage root matters to the EVM (EIP-7610 collision check). A storage wiped in this
-    // block counts as empty; after advance() the root is the commitment's, whatever wipes came before.
+    // block counts as empty; after advance() the root is the commitment's, whatever wipes came before. A root still
+    // being hashed is reported by its known emptiness, and waited for only when the overlay cannot tell.
+    let pending = e.clearedInBlock ? undefined : e.pendingRoot;
+    if (pending !== undefined && pending.known === undefined) {
+      await pending.roots; // advance()'s handler, registered first, has resolved the entry by now
+      pending = e.pendingRoot;
+      if (!e.exists) return undefined;
+    }
     const root = e.clearedInBlock
       ? KECCAK256_RLP
-      : e.rootCurrent
-        ? (e.baseRoot ?? KECCAK256_RLP)
-        : e.wiped || e.baseRoot === undefined
+      : pending !== undefined
+        ? pending.known === 'empty'
           ? KECCAK256_RLP
-          : e.baseRoot;
+          : PENDING_STORAGE_ROOT
+        : e.rootCurrent
+          ? (e.baseRoot ?? KECCAK256_RLP)
+          : e.wiped || e.baseRoot === undefined
+            ? KECCAK256_RLP
+            : e.baseRoot;
     return new Account(e.nonce, e.balance, root, e.codeHash);
   }
 
@@ -653,25 +711,82 @@ export class FlatState implements StateManagerInterface {
    * commitment's), so EIP-7610's emptiness check stays exact. The cache starts over once it holds too many
    * accounts: then it returns false (the overlay no longer holds every change since it was last reset).
    */
-  advance(storageRoots: ReadonlyMap<string, Uint8Array>): boolean {
+  advance(storageRoots: ReadonlyMap<string, Uint8Array> | Promise<ReadonlyMap<string, Uint8Array>>): boolean {
     if (this.marks.length > 0) throw new TernError('STATE_JOURNAL', 'advance with a checkpoint open');
     const changed = [...this.dirty];
+    // Before flush() forgets them: whose storage the block touched, and whose root was current before it.
+    const touched = changed.map((e) => e.clearedInBlock || (e.written !== undefined && e.written.size > 0));
+    const wasCurrent = changed.map((e) => e.rootCurrent);
     for (const [hash, code] of this.newCodes) if (!this.codeCache.has(hash)) this.cacheCode(hash, code);
     this.flush();
-    for (const e of changed) {
-      const root = storageRoots.get(e.key);
-      if (root !== undefined) {
-        e.baseRoot = sameBytes(root, KECCAK256_RLP) ? undefined : root;
-        e.rootCurrent = true;
-      } else if (!e.exists) {
-        e.baseRoot = undefined;
-        e.rootCurrent = true;
+    if (storageRoots instanceof Promise) this.deferRoots(changed, touched, wasCurrent, storageRoots);
+    else {
+      for (const e of changed) {
+        const root = storageRoots.get(e.key);
+        e.pendingRoot = undefined;
+        if (root !== undefined) {
+          e.baseRoot = sameBytes(root, KECCAK256_RLP) ? undefined : root;
+          e.rootCurrent = true;
+        } else if (!e.exists) {
+          e.baseRoot = undefined;
+          e.rootCurrent = true;
+        }
       }
     }
     this.reader = NO_READER;
-    if (this.accounts.size <= MAX_CACHED_ACCOUNTS) return true;
+    if (this.accounts.size <= this.opts.maxCachedAccounts) return true;
     this.accounts.clear();
     return false;
+  }
+
+  /**
+   * advance() with the block's storage roots still being hashed (the importer's pipeline): an account whose storage
+   * the block did not touch keeps the root it had; the others get a PendingRoot, resolved when the roots land. Their
+   * emptiness is known at once when a slot the overlay holds is nonzero (non-empty), or when the overlay holds the
+   * whole storage (wiped) and every slot is zero (empty); otherwise getAccount waits for the root. A rejected promise
+   * (the block turned out invalid) leaves the pending entries for the importer to drop with the overlay.
+   */
+  private deferRoots(
+    changed: readonly Entry[],
+    touched: readonly boolean[],
+    wasCurrent: readonly boolean[],
+    roots: Promise<ReadonlyMap<string, Uint8Array>>,
+  ): void {
+    const waiting: Array<[Entry, PendingRoot]> = [];
+    changed.forEach((e, i) => {
+      if (!e.exists) {
+        e.pendingRoot = undefined;
+        e.baseRoot = undefined;
+        e.rootCurrent = true;
+      } else if (!touched[i]) {
+        // Same storage, same root (or the same pending one): as before the block.
+        e.rootCurrent = wasCurrent[i] as boolean;
+      } else {
+        let known: PendingRoot['known'];
+        for (const v of e.storage.values()) {
+          if (v !== 0n) {
+            known = 'nonempty';
+            break;
+          }
+        }
+        if (known === undefined && e.wiped) known = 'empty';
+        const pending = new PendingRoot(roots, known);
+        e.pendingRoot = pending;
+        waiting.push([e, pending]);
+      }
+    });
+    roots.then(
+      (map) => {
+        for (const [e, pending] of waiting) {
+          if (e.pendingRoot !== pending) continue;
+          const root = map.get(e.key);
+          e.baseRoot = root === undefined || sameBytes(root, KECCAK256_RLP) ? undefined : root;
+          e.rootCurrent = true;
+          e.pendingRoot = undefined;
+        }
+      },
+      () => {},
+    );
   }
 
   /** Points the overlay at another reader of the same state (e.g. a fresh snapshot), keeping the cache. */

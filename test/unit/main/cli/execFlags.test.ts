@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { EXEC_PROGRAM } from '../../../../src/main/cli/execFlags.js';
 import type { FlagKind, FlagSpec, FlagValue } from '../../../../src/main/cli/flag.js';
 import { NETWORK_NAMES } from '../../../../src/main/cli/networks.js';
+import { assertSupported, parseSettings, unsupportedSettings } from '../../../../src/main/cli/parse.js';
+import { dumpTomlConfig } from '../../../../src/main/cli/toml.js';
 import { formatValue, parseValue } from '../../../../src/main/cli/values.js';
 
 const FLAGS = EXEC_PROGRAM.flags;
@@ -551,5 +553,39 @@ describe('EXEC_PROGRAM against the seed document', () => {
       expect(flag(name).category, name).toBe(want);
     }
     for (const name of overrides) expect(flag(name).category, name).toBe('Chain and network');
+  });
+});
+
+describe('--cache.database, --cache.snapshot, --snapshot, --fdlimit', () => {
+  const parse = (argv: string[]) => parseSettings(EXEC_PROGRAM, { argv, env: {} });
+
+  it('are built: given values are accepted, not refused', () => {
+    const s = parse(['--cache.database=40', '--cache.snapshot=20', '--snapshot=false', '--fdlimit=4096']);
+    expect(() => assertSupported(s)).not.toThrow();
+    expect(unsupportedSettings(s)).toEqual([]);
+    expect([s.get('cache.database'), s.get('cache.snapshot'), s.get('snapshot'), s.get('fdlimit')]).toEqual([
+      40,
+      20,
+      false,
+      4096,
+    ]);
+    for (const name of ['cache.database', 'cache.snapshot', 'snapshot', 'fdlimit'])
+      expect(flag(name).implemented).toBe(true);
+  });
+
+  it('default to geth values (fdlimit: unset, i.e. the hard limit) and go into dumpconfig', () => {
+    const s = parse(['dumpconfig']);
+    expect([s.get('cache.database'), s.get('cache.snapshot'), s.get('snapshot'), s.get('fdlimit')]).toEqual([
+      50,
+      10,
+      true,
+      undefined,
+    ]);
+    const dumped = dumpTomlConfig(parse(['--cache.database=40', '--snapshot=false', '--fdlimit=4096', 'dumpconfig']));
+    expect(dumped).toMatch(/CacheDatabase = 40/);
+    expect(dumped).toMatch(/CacheSnapshot = 10/);
+    expect(dumped).toMatch(/Snapshot = false/);
+    expect(dumped).toMatch(/FDLimit = 4096/);
+    expect(dumpTomlConfig(s)).not.toMatch(/FDLimit/);
   });
 });

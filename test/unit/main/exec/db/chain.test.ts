@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../src/main/common/errors.js';
+import { BlockCache } from '../../../../../src/main/exec/db/blockCache.js';
 import {
   deleteBlock,
   deleteCanonicalHash,
@@ -277,6 +278,18 @@ describe('chain accessors', () => {
       expect(readHeaderRlp(before, 7, hash(7))).toEqual(rlp('header', 7));
       expect(readHeaderRlp({ kv: before, ancients }, 7, hash(7))).toEqual(rlp('header', 7));
       before.release();
+    });
+
+    it('drops the side blocks it deletes from the block cache, keeping the frozen canonical ones', async () => {
+      const kv = store();
+      const ancients = freezer();
+      await chain(kv, 30, [5, 25]);
+      const blockCache = new BlockCache({ maxBytes: 1 << 20 });
+      for (const h of [hash(5), hash(5, 1), hash(25, 1)]) blockCache.set('block', h, 'decoded', 100);
+      expect(await freezeBlocks({ kv, ancients, blockCache }, { threshold: 10 })).toBe(20);
+      expect(blockCache.get('block', hash(5, 1))).toBeUndefined();
+      expect(blockCache.get('block', hash(5))).toBe('decoded');
+      expect(blockCache.get('block', hash(25, 1))).toBe('decoded');
     });
 
     it('stops at the finalized block and moves at most maxBlocks per call', async () => {

@@ -8,7 +8,12 @@ import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import * as chain from '../../../../../src/main/exec/db/chain.js';
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
-import { cacheAllocation, stateRetention, storageSettings } from '../../../../../src/main/exec/history/options.js';
+import {
+  cacheAllocation,
+  snapshotCacheOptions,
+  stateRetention,
+  storageSettings,
+} from '../../../../../src/main/exec/history/options.js';
 import { historyCutoff, resolveStateScheme } from '../../../../../src/main/exec/history/policy.js';
 import { HistoryService } from '../../../../../src/main/exec/history/service.js';
 import { startStorageTasks } from '../../../../../src/main/exec/history/start.js';
@@ -236,6 +241,7 @@ describe('--datadir.minfreedisk in the running node', () => {
         blockLogs: 32,
         snapshotEnabled: true,
       }),
+      flatState: snapshotCacheOptions(6),
       minFreeDiskMB: 100,
       notes: [],
     };

@@ -305,6 +305,50 @@ describe('FlatState across blocks (advance/rebase)', () => {
     expect(() => state.rebase(reader)).toThrow(/uncommitted/);
   });
 
+  it('advances with storage roots still being hashed: emptiness known at once, waits only when it cannot tell', async () => {
+    const { reader, state } = fixture();
+    const D = addr(4);
+    await state.modifyAccountFields(A, { balance: 90n }); // storage untouched: root unchanged (empty)
+    await state.putStorage(B, slot(1), new Uint8Array(0)); // B zeroes both its slots: empty, but only the
+    await state.putStorage(B, slot(2), new Uint8Array(0)); // commitment can tell (the overlay lacks the whole storage)
+    await state.putAccount(C, new Account(1n, 0n)); // created with a nonzero slot: nonempty
+    await state.putStorage(C, slot(3), Uint8Array.of(3));
+    await state.putAccount(D, new Account(1n, 0n)); // created, its one slot written zero: empty
+    await state.putStorage(D, slot(4), new Uint8Array(0));
+    let land: (roots: Map<string, Uint8Array>) => void = () => {};
+    const roots = new Promise<Map<string, Uint8Array>>((resolve) => {
+      land = resolve;
+    });
+    expect(state.advance(roots)).toBe(true);
+    state.rebase(reader);
+    const rootOf = async (a: Address) => (await state.getAccount(a))?.storageRoot;
+    expect(await rootOf(A)).toEqual(KECCAK256_RLP);
+    expect(await rootOf(C)).not.toEqual(KECCAK256_RLP);
+    expect(await rootOf(D)).toEqual(KECCAK256_RLP);
+    let answered = false;
+    const b = rootOf(B).then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    land(
+      new Map([
+        [B.toString(), KECCAK256_RLP],
+        [C.toString(), NONEMPTY_ROOT],
+        [D.toString(), KECCAK256_RLP],
+      ]),
+    );
+    expect(await b).toEqual(KECCAK256_RLP);
+    // Once the roots land they are the commitment's.
+    expect(await rootOf(C)).toEqual(NONEMPTY_ROOT);
+    // A later block that leaves C's storage alone keeps C's root.
+    await state.modifyAccountFields(C, { balance: 1n });
+    expect(state.advance(new Promise(() => {}))).toBe(true);
+    state.rebase(reader);
+    expect(await rootOf(C)).toEqual(NONEMPTY_ROOT);
+  });
+
   it('hands out one code array per code hash across resets (the jump-analysis cache keys on it)', async () => {
     const { reader, state } = fixture();
     const first = await state.getCode(B);

@@ -1,0 +1,96 @@
+// Trie-hasher task module (src/main/exec/hasher/pooled.ts): one thread, tasks in order. The thread opens the chain's
+// LMDB environment read-only (lmdb-js shares an environment between threads) and keeps, across tasks, the node cache
+// and the layers of new nodes of blocks the caller has not written yet (HasherCore).
+import { open } from 'lmdb';
+import { LMDB_ENV_SETTINGS } from '../main/exec/db/lmdb.js';
+import { trieNodeKey } from '../main/exec/db/schema.js';
+import { commitmentBuffers, decodeDiff, type PackedCommitment, packCommitment } from '../main/exec/hasher/codec.js';
+import { HasherCore } from '../main/exec/hasher/core.js';
+import type { NodeReader } from '../main/exec/state/trie/interface.js';
+import { fail, ok, type TaskReply, type TaskResult } from '../main/pool/interface.js';
+import { reply } from '../main/pool/piscina.js';
+
+type Env = ReturnType<typeof open<Uint8Array, Uint8Array>>;
+
+/** Every task names the environment and cache size (the first task opens them) and the layers released since. */
+export interface TrieTaskBase {
+  /** The LMDB environment's directory (<datadir>/chaindata). */
+  path: string;
+  cacheBytes: number;
+  release: number[];
+}
+
+export interface CommitInput extends TrieTaskBase {
+  stateRoot: Uint8Array;
+  /** codec.ts encodeDiff */
+  diff: Uint8Array;
+  /** Keep the new nodes as this layer until released; null: put them in the cache. */
+  layer: number | null;
+}
+
+export interface PrefetchInput extends TrieTaskBase {
+  stateRoot: Uint8Array;
+  /** 20 bytes per address. */
+  addresses: Uint8Array;
+}
+
+export interface StatsOutput {
+  hits: number;
+  misses: number;
+  size: number;
+  bytes: number;
+  maxBytes: number;
+  layers: number;
+}
+
+let state: { path: string; env: Env; core: HasherCore; db: NodeReader } | undefined;
+
+function setup(input: TrieTaskBase): { core: HasherCore; db: NodeReader } {
+  if (state === undefined || state.path !== input.path) {
+    const env = open<Uint8Array, Uint8Array>(input.path, { ...LMDB_ENV_SETTINGS, readOnly: true });
+    const db: NodeReader = {
+      get(hash) {
+        const v = env.get(trieNodeKey(hash));
+        return v === undefined ? undefined : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      },
+    };
+    state = { path: input.path, env, core: new HasherCore(input.cacheBytes), db };
+  }
+  // Reads see every commit made before this task (a released layer's block is written): lmdb-js otherwise reuses its
+  // read transaction until its next timer turn.
+  state.env.resetReadTxn();
+  state.core.release(input.release);
+  return state;
+}
+
+export function commit(input: CommitInput): TaskReply<PackedCommitment> | TaskResult<PackedCommitment> {
+  try {
+    const { core, db } = setup(input);
+    const result = core.commit(db, input.stateRoot, decodeDiff(input.diff), input.layer ?? undefined);
+    const packed = packCommitment(result);
+    return reply(ok(packed), commitmentBuffers(packed));
+  } catch (err) {
+    return fail(err);
+  }
+}
+
+export function prefetch(input: PrefetchInput): TaskResult<{ walked: number }> {
+  try {
+    const { core, db } = setup(input);
+    const addresses: Uint8Array[] = [];
+    for (let i = 0; i + 20 <= input.addresses.length; i += 20) addresses.push(input.addresses.subarray(i, i + 20));
+    return ok({ walked: core.prefetch(db, input.stateRoot, addresses) });
+  } catch (err) {
+    return fail(err);
+  }
+}
+
+/** The node cache's figures and the layers kept (tests, metrics). */
+export function stats(input: TrieTaskBase): TaskResult<StatsOutput> {
+  try {
+    const { core } = setup(input);
+    return ok({ ...core.cache.stats, maxBytes: core.cache.maxBytes, layers: core.layers });
+  } catch (err) {
+    return fail(err);
+  }
+}
