@@ -193,9 +193,9 @@ async function runWorkload(name: string, o: Options): Promise<{ tern: ImportFigu
   console.log(`\ntern-exec import split (best run; the importer's own timers):`);
   console.log(
     formatSplit(tern, {
-      other: `decode (${(dec / 1000).toFixed(2)} s, measured separately), validation, framing`,
+      other: `decode (${(dec / 1000).toFixed(2)} s, measured separately), validation, framing, write batches`,
       senders: 'worker pool, blocks ahead: only the time execution waited for it',
-      stateRoot: 'trie commitment (JS trie, native keccak batches) on the executor thread',
+      stateRoot: 'waiting for the trie hasher worker (block N hashed while N+1 executes)',
       persistence: 'LMDB commits, pipelined behind execution: only the time execution waited for them',
     }),
   );
