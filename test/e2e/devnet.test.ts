@@ -3,7 +3,6 @@
 // layer 1 through the devnet portal and decodes it with derivation's decoder, checks that the replica agrees with the
 // sequencer once both run, and stops everything with SIGINT. Parts that need pieces this build lacks are skipped
 // with the reason (read from devnet.json's `missing`), never passed silently.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -17,9 +16,8 @@ import { getJson, rpcCall } from '../../src/main/devnet/rpc.js';
 import { decodeDepositLog } from '../../src/main/node/derive/depositLog.js';
 import { applyConfigUpdateLog, systemConfigFromGenesis } from '../../src/main/node/derive/systemConfig.js';
 import { parseRollupConfig } from '../../src/main/primitives/rollup/config.js';
-import { ROOT } from '../helpers/paths.js';
+import { alive, DevnetChild, pollUntil } from './devnetChild.js';
 
-const BIN = join(ROOT, 'bin/tern-devnet.js');
 const require = createRequire(import.meta.url);
 const portalAbi = (
   require('contracts-bedrock-0173/forge-artifacts/OptimismPortal.sol/OptimismPortal.json') as { abi: unknown[] }
@@ -27,32 +25,15 @@ const portalAbi = (
 const hexBytes = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 
 let workdir: string;
-let child: ChildProcess;
-let out = '';
+let devnet: DevnetChild | undefined;
 let info: DevnetInfo;
-let exitCode: Promise<number | null>;
 /** The layer-1 deposit made by one test, looked for on layer 2 by the next. */
 let deposited: { sourceHash: string; mint: bigint } | undefined;
 
-async function until<T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; devnet output:\n${out}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-const alive = (pid: number | undefined) => {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** The devnet's output so far (the last one started by the describe.each below). */
+const out = (): string => devnet?.out ?? '';
+const until = <T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> =>
+  pollUntil(what, timeoutMs, out, f);
 
 type L1Receipt = {
   status: string;
@@ -101,38 +82,13 @@ async function sendL1(
 
 describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) => {
   beforeAll(async () => {
-    workdir = mkdtempSync(join(tmpdir(), 'tern-devnet-e2e-'));
-    out = '';
     deposited = undefined;
-    const args = [BIN, `--workdir=${workdir}`, '--status-interval=2', '--l1-block-time=1', `--da=${da}`];
-    child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    exitCode = new Promise((r) => child.on('exit', (code) => r(code)));
-    child.stdout?.on('data', (d) => {
-      out += d;
-    });
-    child.stderr?.on('data', (d) => {
-      out += d;
-    });
-    const early = exitCode.then((code) => {
-      throw new Error(`tern-devnet exited early (status ${code}):\n${out}`);
-    });
-    await Promise.race([
-      early,
-      until('the devnet summary', 150_000, async () => (out.includes('Ctrl-C stops everything') ? true : undefined)),
-    ]);
-    early.catch(() => undefined);
-    info = JSON.parse(readFileSync(join(workdir, 'devnet.json'), 'utf8')) as DevnetInfo;
+    devnet = new DevnetChild('tern-devnet-e2e-', ['--status-interval=2', '--l1-block-time=1', `--da=${da}`]);
+    workdir = devnet.workdir;
+    info = await devnet.ready(150_000);
   }, 180_000);
 
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
-      for (const p of [info?.l1.pid, ...(info?.nodes ?? []).flatMap((n) => [n.pids.exec, n.pids.node])]) {
-        if (alive(p)) process.kill(p as number, 'SIGKILL');
-      }
-    }
-    rmSync(workdir, { recursive: true, force: true });
-  });
+  afterAll(async () => devnet?.cleanup());
 
   it('devnet.json lists live endpoints with the genesis of rollup.json', async () => {
     const rollup = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as {
@@ -160,10 +116,10 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
       }
     }
     // Whatever is not running is said in the summary and in devnet.json.
-    for (const m of info.missing) expect(out).toContain(m);
+    for (const m of info.missing) expect(out()).toContain(m);
     if (info.nodes[0]?.nodeRpc === null) expect(info.missing.join('\n')).toMatch(/sequencer/);
     if (info.batcher === null) expect(info.missing.join('\n')).toMatch(/batcher/);
-    await until('a status line', 15_000, async () => (/L1 #\d+ \| sequencer u\d+/.test(out) ? true : undefined));
+    await until('a status line', 15_000, async () => (/L1 #\d+ \| sequencer u\d+/.test(out()) ? true : undefined));
   }, 60_000);
 
   it('a deposit on layer 1 emits the TransactionDeposited log derivation decodes', async (ctx) => {
@@ -310,7 +266,7 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     }
     // The live view shows the finalized heads (f<n> with n > 0) of both nodes.
     await until('a status line with finalized heads', 20_000, async () =>
-      /sequencer u\d+ s\d+ f[1-9]\d*/.test(out) && /replica-1 u\d+ s\d+ f[1-9]\d*/.test(out) ? true : undefined,
+      /sequencer u\d+ s\d+ f[1-9]\d*/.test(out()) && /replica-1 u\d+ s\d+ f[1-9]\d*/.test(out()) ? true : undefined,
     );
   }, 200_000);
 
@@ -356,7 +312,7 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
         if (!/finalized block/.test((err as Error).message)) throw err;
       }
     }
-    if (reorg === undefined || batch === undefined) throw new Error(`no reorg dropped a batch transaction:\n${out}`);
+    if (reorg === undefined || batch === undefined) throw new Error(`no reorg dropped a batch transaction:\n${out()}`);
     expect(reorg.depth).toBeGreaterThanOrEqual(1);
     // The block that held the batch was replaced.
     expect((await block(batch.number)).hash).not.toBe(batch.hash);
@@ -419,10 +375,10 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
   }, 60_000);
 
   it('Ctrl-C stops every process cleanly and says where the logs are', async () => {
-    child.kill('SIGINT');
-    const code = await Promise.race([exitCode, new Promise((r) => setTimeout(() => r('timeout'), 45_000))]);
-    expect(code, out).toBe(0);
-    expect(out).toContain(`logs are in ${workdir}/logs`);
+    devnet?.child.kill('SIGINT');
+    const code = await Promise.race([devnet?.exitCode, new Promise((r) => setTimeout(() => r('timeout'), 45_000))]);
+    expect(code, out()).toBe(0);
+    expect(out()).toContain(`logs are in ${workdir}/logs`);
     const pids = [info.l1.pid, ...info.nodes.flatMap((n) => [n.pids.exec, n.pids.node]), info.batcher?.pid];
     for (const pid of pids) if (pid !== undefined) expect(alive(pid), `pid ${pid}`).toBe(false);
     expect(readFileSync(join(workdir, 'logs', 'l1.log'), 'utf8')).toMatch(/Shutting down/);
@@ -478,16 +434,8 @@ describe('tern-devnet with --l1 anvil', () => {
     if (opts === 'help') throw new Error('unexpected help');
     const lines: string[] = [];
     const devnet = new Devnet(opts, { print: (l) => lines.push(l) });
-    const wait = async <T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const v = await f().catch(() => undefined);
-        if (v !== undefined) return v;
-        if (Date.now() > deadline)
-          throw new Error(`timed out waiting for ${what}; devnet output:\n${lines.join('\n')}`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    };
+    const wait = <T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> =>
+      pollUntil(what, timeoutMs, () => lines.join('\n'), f);
     try {
       const started = await devnet.start();
       if (started.missing.length > 0) {

@@ -3,42 +3,19 @@
 // pair), the replica's safe head reaches the sequencer's with every block hash the same, the status line shows it,
 // and SIGINT stops every process cleanly, tern-node before tern-exec inside each pair. About 20 s here; the
 // time limits add up to 200 s at most (the whole suite runs on two cores).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevnetInfo } from '../../src/main/devnet/launcher.js';
 import { rpcCall } from '../../src/main/devnet/rpc.js';
-import { ROOT } from '../helpers/paths.js';
-
-const BIN = join(ROOT, 'bin/tern-devnet.js');
+import { alive, DevnetChild } from './devnetChild.js';
 
 let workdir: string;
-let child: ChildProcess;
-let out = '';
+let devnet: DevnetChild;
 let info: DevnetInfo;
-let exitCode: Promise<number | null>;
 
-async function until<T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; devnet output:\n${out}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-const alive = (pid: number | undefined) => {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const until = <T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> =>
+  devnet.until(what, timeoutMs, f);
 
 /** The command lines of the live child processes of `ppid` (from /proc). */
 function childCommands(ppid: number): string[] {
@@ -61,38 +38,13 @@ type SyncStatus = { safe_l2: { number: number }; unsafe_l2: { number: number } }
 
 describe('tern-devnet --engine in-process', () => {
   beforeAll(async () => {
-    workdir = mkdtempSync(join(tmpdir(), 'tern-devnet-inprocess-e2e-'));
-    const args = [BIN, `--workdir=${workdir}`, '--engine=in-process', '--replicas=1', '--status-interval=2'];
-    child = spawn(process.execPath, [...args, '--l1-block-time=1', '--da=calldata'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    exitCode = new Promise((r) => child.on('exit', (code) => r(code)));
-    child.stdout?.on('data', (d) => {
-      out += d;
-    });
-    child.stderr?.on('data', (d) => {
-      out += d;
-    });
-    const early = exitCode.then((code) => {
-      throw new Error(`tern-devnet exited early (status ${code}):\n${out}`);
-    });
-    await Promise.race([
-      early,
-      until('the devnet summary', 75_000, async () => (out.includes('Ctrl-C stops everything') ? true : undefined)),
-    ]);
-    early.catch(() => undefined);
-    info = JSON.parse(readFileSync(join(workdir, 'devnet.json'), 'utf8')) as DevnetInfo;
+    const args = ['--engine=in-process', '--replicas=1', '--status-interval=2', '--l1-block-time=1', '--da=calldata'];
+    devnet = new DevnetChild('tern-devnet-inprocess-e2e-', args);
+    workdir = devnet.workdir;
+    info = await devnet.ready(75_000);
   }, 80_000);
 
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
-      for (const p of [info?.l1.pid, ...(info?.nodes ?? []).flatMap((n) => [n.pids.exec, n.pids.node])]) {
-        if (alive(p)) process.kill(p as number, 'SIGKILL');
-      }
-    }
-    rmSync(workdir, { recursive: true, force: true });
-  });
+  afterAll(async () => devnet?.cleanup());
 
   it('runs each rollup node and its engine as one tern-pair process', async () => {
     if (info.missing.length > 0) throw new Error(`the devnet is not whole: ${info.missing.join('; ')}`);
@@ -115,13 +67,13 @@ describe('tern-devnet --engine in-process', () => {
       expect(await rpcCall<SyncStatus>(n.nodeRpc as string, 'optimism_syncStatus')).toHaveProperty('unsafe_l2');
     }
     // The devnet's children: layer 1, two tern-pair processes and the batcher; no tern-node or tern-exec of a pair.
-    const children = childCommands(child.pid as number);
+    const children = childCommands(devnet.child.pid as number);
     expect(children.filter((c) => c.includes('bin/tern-pair.js'))).toHaveLength(2);
     expect(children.filter((c) => c.includes('bin/tern-node.js'))).toHaveLength(0);
     expect(children.filter((c) => c.includes('bin/tern-exec.js'))).toHaveLength(1); // layer 1 (--dev)
     expect(children.filter((c) => c.includes('bin/tern-exec.js'))[0]).toContain('--dev');
     expect(children).toHaveLength(4);
-    expect(out).toMatch(/sequencer .*one tern-pair process, pid \d+/);
+    expect(devnet.out).toMatch(/sequencer .*one tern-pair process, pid \d+/);
   }, 15_000);
 
   it("the replica's safe head reaches the sequencer's, every block hash matching", async () => {
@@ -144,16 +96,16 @@ describe('tern-devnet --engine in-process', () => {
     }
     // The status line compares both engines at the replica's safe head.
     await until('a status line where the replica agrees', 8_000, async () =>
-      /replica-1 u\d+ s([1-9]\d*) f\d+ lag -?\d+ agree@\1/.test(out) ? true : undefined,
+      /replica-1 u\d+ s([1-9]\d*) f\d+ lag -?\d+ agree@\1/.test(devnet.out) ? true : undefined,
     );
-    expect(out).not.toMatch(/DIFFER@/);
+    expect(devnet.out).not.toMatch(/DIFFER@/);
   }, 75_000);
 
   it('Ctrl-C stops every process cleanly, tern-node before tern-exec in each pair', async () => {
-    child.kill('SIGINT');
-    const code = await Promise.race([exitCode, new Promise((r) => setTimeout(() => r('timeout'), 25_000))]);
-    expect(code, out).toBe(0);
-    expect(out).toContain(`logs are in ${workdir}/logs`);
+    devnet.child.kill('SIGINT');
+    const code = await Promise.race([devnet.exitCode, new Promise((r) => setTimeout(() => r('timeout'), 25_000))]);
+    expect(code, devnet.out).toBe(0);
+    expect(devnet.out).toContain(`logs are in ${workdir}/logs`);
     const pids = [info.l1.pid, ...info.nodes.flatMap((n) => [n.pids.exec, n.pids.node]), info.batcher?.pid];
     for (const pid of pids) if (pid !== undefined) expect(alive(pid), `pid ${pid}`).toBe(false);
     for (const n of info.nodes) {

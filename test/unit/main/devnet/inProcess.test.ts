@@ -1,54 +1,28 @@
 // The launcher with --engine in-process against stand-in programs (fakeProgram.mjs): each rollup node and its
 // engine are one tern-pair process, `<tern-node flags> -- <tern-exec flags>`, and devnet.json keeps its shape
 // (the same pid and log for exec and node). The stand-in's `init` reads dist/ (npx tsc -p tsconfig.build.json).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALL_CAPABLE } from '../../../../src/main/devnet/capabilities.js';
 import { Devnet, type DevnetInfo, type DevnetOptions } from '../../../../src/main/devnet/launcher.js';
 import { waitReady } from '../../../../src/main/devnet/process.js';
 import { rpcCall } from '../../../../src/main/devnet/rpc.js';
 import { summary } from '../../../../src/main/devnet/run.js';
 import { formatStatus, snapshot } from '../../../../src/main/devnet/status.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const fake = join(here, 'fakeProgram.mjs');
-const dirs: string[] = [];
-const quiet = { print: () => {} };
+import { quiet, removeWorkdirs, standIn, standInOptions } from './standIn.js';
 
 afterEach(() => {
   delete process.env.FAKE_DIE_MATCH;
   delete process.env.FAKE_DIE_AFTER_MS;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeWorkdirs();
 });
 
 function options(over: Partial<DevnetOptions> = {}): DevnetOptions {
-  const workdir = mkdtempSync(join(tmpdir(), 'tern-devnet-inprocess-test-'));
-  dirs.push(workdir);
-  return {
-    workdir,
-    existing: 'fail',
-    replicas: 1,
-    blockTime: 2,
-    l1BlockTime: 2,
-    dataAvailability: 'blobs',
-    seqWindow: 200,
-    jovian: false,
-    l2ChainId: 901n,
-    host: '127.0.0.1',
-    readyTimeoutMs: 15_000,
+  return standInOptions('tern-devnet-inprocess-test-', {
     engine: 'in-process',
-    programs: {
-      exec: [process.execPath, fake, 'exec'],
-      node: [process.execPath, fake, 'node'],
-      batcher: [process.execPath, fake, 'batcher'],
-      pair: [process.execPath, fake, 'pair'],
-    },
-    capabilities: ALL_CAPABLE,
+    programs: { exec: standIn('exec'), node: standIn('node'), batcher: standIn('batcher'), pair: standIn('pair') },
     ...over,
-  };
+  });
 }
 
 describe('devnet launcher, engine in-process (stand-in programs)', () => {

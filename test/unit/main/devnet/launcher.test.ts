@@ -1,52 +1,25 @@
 // The launcher against stand-in programs (fakeProgram.mjs): readiness, devnet.json, missing roles, a child that
 // dies, a child that never answers, a wrong genesis, and a clean stop. The stand-in's `init` reads the built
 // genesis module from dist/ (npx tsc -p tsconfig.build.json).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALL_CAPABLE, type Capabilities } from '../../../../src/main/devnet/capabilities.js';
+import type { Capabilities } from '../../../../src/main/devnet/capabilities.js';
 import { Devnet, type DevnetInfo, type DevnetOptions } from '../../../../src/main/devnet/launcher.js';
 import { runDevnet } from '../../../../src/main/devnet/run.js';
 import { formatStatus, snapshot } from '../../../../src/main/devnet/status.js';
+import { quiet, removeWorkdirs, standInOptions } from './standIn.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const fake = join(here, 'fakeProgram.mjs');
-const dirs: string[] = [];
 const envKeys = ['FAKE_DIE_MATCH', 'FAKE_DIE_AFTER_MS', 'FAKE_SILENT_MATCH', 'FAKE_WRONG_GENESIS'];
 
 afterEach(() => {
   for (const k of envKeys) delete process.env[k];
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeWorkdirs();
 });
 
 function options(over: Partial<DevnetOptions> = {}): DevnetOptions {
-  const workdir = mkdtempSync(join(tmpdir(), 'tern-devnet-test-'));
-  dirs.push(workdir);
-  return {
-    workdir,
-    existing: 'fail',
-    replicas: 1,
-    blockTime: 2,
-    l1BlockTime: 2,
-    dataAvailability: 'blobs',
-    seqWindow: 200,
-    jovian: false,
-    l2ChainId: 901n,
-    host: '127.0.0.1',
-    readyTimeoutMs: 15_000,
-    programs: {
-      exec: [process.execPath, fake, 'exec'],
-      node: [process.execPath, fake, 'node'],
-      batcher: [process.execPath, fake, 'batcher'],
-    },
-    capabilities: ALL_CAPABLE,
-    ...over,
-  };
+  return standInOptions('tern-devnet-test-', over);
 }
-
-const quiet = { print: () => {} };
 
 describe('devnet launcher (stand-in programs)', () => {
   it('starts every role, writes devnet.json, reports status, and stops everything cleanly', async () => {

@@ -20,26 +20,17 @@ import {
 import { MemoryNodeStore } from '../../../../../src/main/exec/state/trie/memory.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { EMPTY_TRIE_ROOT } from '../../../../../src/main/primitives/trie/root.js';
+import { type XorshiftRng, xorshiftRng } from '../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const EMPTY_CODE = keccak256(new Uint8Array(0));
 
-function rng(seed: number): { int(n: number): number; bytes(n: number): Uint8Array; big(): bigint } {
-  let x = seed >>> 0 || 1;
-  const next = (): number => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  const bytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => next() & 0xff);
-  return {
-    int: (n) => next() % n,
-    bytes,
-    big: () => (next() % 3 === 0 ? BigInt(1 + (next() % 0x7f)) : BigInt(`0x${hex(bytes(1 + (next() % 32)))}`) || 1n),
-  };
+/** xorshiftRng plus nonzero values of up to 32 bytes. */
+function rng(seed: number): XorshiftRng & { big(): bigint } {
+  const r = xorshiftRng(seed);
+  const big = (): bigint =>
+    r.next() % 3 === 0 ? BigInt(1 + (r.next() % 0x7f)) : BigInt(`0x${hex(r.bytes(1 + (r.next() % 32)))}`) || 1n;
+  return { ...r, big };
 }
 
 /** Random diffs over a pool of addresses: new and updated accounts, deletions, slot writes and deletes, clears. */

@@ -1,28 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { snapshotCacheOptions, storageSettings } from '../../../../../src/main/exec/history/options.js';
+import { snapshotCacheOptions } from '../../../../../src/main/exec/history/options.js';
 import { CACHED_ACCOUNT_BYTES } from '../../../../../src/main/exec/state/flatState.js';
+import { flagSettings } from './flags.js';
 
 const MiB = 1024 * 1024;
 
-function settings(over: Record<string, unknown> = {}) {
-  const values: Record<string, unknown> = {
-    gcmode: 'full',
-    'history.transactions': 2_350_000,
-    cache: 4096,
-    'cache.database': 50,
-    'cache.trie': 15,
-    'cache.gc': 25,
-    'cache.snapshot': 10,
-    'cache.blocklogs': 32,
-    snapshot: true,
-    'history.logs': 2_350_000,
-    'history.logs.disable': false,
-    'history.chain': 'all',
-    'history.state': 90000,
-    ...over,
-  };
-  return storageSettings({ get: <T>(n: string) => values[n] as T, isSet: (n) => n in over });
-}
+const settings = flagSettings;
 
 describe('snapshotCacheOptions (--cache.snapshot → the flat state caches)', () => {
   it('gives a quarter of the share, at most 64 MiB, to code and the rest to accounts', () => {

@@ -8,17 +8,13 @@ import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import * as chain from '../../../../../src/main/exec/db/chain.js';
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
-import {
-  cacheAllocation,
-  snapshotCacheOptions,
-  stateRetention,
-  storageSettings,
-} from '../../../../../src/main/exec/history/options.js';
+import { cacheAllocation, snapshotCacheOptions, stateRetention } from '../../../../../src/main/exec/history/options.js';
 import { historyCutoff, resolveStateScheme } from '../../../../../src/main/exec/history/policy.js';
 import { HistoryService } from '../../../../../src/main/exec/history/service.js';
 import { startStorageTasks } from '../../../../../src/main/exec/history/start.js';
 import { registerTxIndexStatus } from '../../../../../src/main/exec/history/txIndexStatus.js';
 import { buildTestChain, serveTestChain } from '../rpc/chain.js';
+import { flagSettings } from './flags.js';
 import { writeSyntheticChain } from './synthetic.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -198,22 +194,10 @@ describe('history policy and settings', () => {
         snapshotEnabled: false,
       }),
     ).toMatchObject({ trieCleanMB: 250, snapshotMB: 0 });
-    const values: Record<string, unknown> = {
-      gcmode: 'archive',
-      'history.transactions': 100,
-      cache: 1000,
-      'cache.database': 50,
-      'cache.trie': 15,
-      'cache.gc': 25,
-      'cache.snapshot': 10,
-      'cache.blocklogs': 32,
-      snapshot: true,
-      'history.logs': 5,
-      'history.logs.disable': false,
-      'history.chain': 'all',
-      'history.state': 90000,
-    };
-    const s = storageSettings({ get: <T>(n: string) => values[n] as T, isSet: (n) => n === 'gcmode' });
+    const s = flagSettings(
+      { gcmode: 'archive', 'history.transactions': 100, cache: 1000, 'history.logs': 5 },
+      (n) => n === 'gcmode',
+    );
     expect(s.history.txHistory).toBe(0);
     expect(s.notes).toContain('Disabled transaction unindexing for archive node');
     expect(s.cache).toMatchObject({ trieCleanMB: 300, trieDirtyMB: 0, snapshotMB: 200 });

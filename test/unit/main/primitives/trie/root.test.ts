@@ -15,6 +15,7 @@ import {
   trieRoot,
   trieRootJs,
 } from '../../../../../src/main/primitives/trie/root.js';
+import { xorshiftRng } from '../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -22,16 +23,7 @@ const EMPTY = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421'
 
 /** Deterministic bytes (xorshift32), so a failure reproduces. */
 function rng(seed: number): (n: number) => Uint8Array {
-  let x = seed >>> 0 || 1;
-  const next = (): number => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  return (n) => Uint8Array.from({ length: n }, () => next() & 0xff);
+  return xorshiftRng(seed).bytes;
 }
 
 type Roots = {

@@ -11,24 +11,16 @@ import {
 import { MemoryNodeStore } from '../../../../../../src/main/exec/state/trie/memory.js';
 import { keccak256 } from '../../../../../../src/main/native/keccak.js';
 import { EMPTY_TRIE_ROOT, secureTrieRoot, type TrieEntry } from '../../../../../../src/main/primitives/trie/root.js';
+import { xorshiftRng } from '../../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'));
 const EMPTY_CODE = keccak256(new Uint8Array(0));
 
 function rng(seed: number): { int(n: number): number; bytes(n: number): Uint8Array; big(): bigint } {
-  let x = seed >>> 0 || 1;
-  const next = (): number => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  const bytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => next() & 0xff);
+  const { next, int, bytes } = xorshiftRng(seed);
   return {
-    int: (n) => next() % n,
+    int,
     bytes,
     // Values of every size: 1 byte, 0x80 (RLP boundary), up to 32 bytes.
     big: () => {

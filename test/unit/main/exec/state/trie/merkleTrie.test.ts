@@ -7,23 +7,13 @@ import { MemoryNodeStore } from '../../../../../../src/main/exec/state/trie/memo
 import { MerkleTrie } from '../../../../../../src/main/exec/state/trie/merkleTrie.js';
 import { keccak256 } from '../../../../../../src/main/native/keccak.js';
 import { EMPTY_TRIE_ROOT, type TrieEntry, trieRoot } from '../../../../../../src/main/primitives/trie/root.js';
+import { xorshiftRng } from '../../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex'));
 
-function rng(seed: number): { int(n: number): number; bytes(n: number): Uint8Array } {
-  let x = seed >>> 0 || 1;
-  const next = (): number => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  return { int: (n) => next() % n, bytes: (n) => Uint8Array.from({ length: n }, () => next() & 0xff) };
-}
+const rng = xorshiftRng;
 
 /** A trie over a memory store plus the plain map it should equal. */
 class Harness {
