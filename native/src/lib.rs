@@ -7,6 +7,7 @@ pub mod keccak;
 mod napi;
 pub mod rlp;
 pub mod trie;
+pub mod trie_update;
 
 use std::ffi::CStr;
 use std::ptr;
@@ -242,6 +243,192 @@ unsafe extern "C" fn js_ordered_trie_root(env: napi_env, info: napi_callback_inf
     unsafe { root_buffer(env, &trie::ordered_trie_root(&values)) }
 }
 
+/// Trie nodes read through a JS function `getNode(hash: Uint8Array): Uint8Array | undefined`, one call per node,
+/// each in its own handle scope. The hash is written into one scratch Uint8Array the caller passed (a Buffer per
+/// call would cost more than the rest of the call, and its external memory drives V8 into extra collections), and
+/// the node's bytes are decoded before the scope closes, so they are never copied.
+struct JsNodeSource {
+    env: napi_env,
+    func: napi_value,
+    recv: napi_value,
+    scratch: napi_value,
+}
+
+impl trie_update::NodeSource for JsNodeSource {
+    fn with_node<R>(
+        &mut self,
+        hash: &[u8; 32],
+        f: impl FnOnce(Option<&[u8]>) -> R,
+    ) -> Result<R, trie_update::UpdateError> {
+        let env = self.env;
+        // Looked up again each time: JS ran since the last call. Checked to hold 32 bytes before the first.
+        match unsafe { napi::u8_slice_mut(env, self.scratch) } {
+            Some(scratch) if scratch.len() >= hash.len() => {
+                scratch[..hash.len()].copy_from_slice(hash)
+            }
+            _ => return Err(trie_update::UpdateError::ScratchGone),
+        }
+        let mut scope: napi::napi_handle_scope = ptr::null_mut();
+        if unsafe { napi::napi_open_handle_scope(env, &mut scope) } != napi::NAPI_OK {
+            return Err(trie_update::UpdateError::Source);
+        }
+        let mut ret: napi_value = ptr::null_mut();
+        let status = unsafe {
+            napi::napi_call_function(env, self.recv, self.func, 1, &self.scratch, &mut ret)
+        };
+        let result = if status == napi::NAPI_OK {
+            // Anything but a Uint8Array (undefined, as a store answers for an absent key) is a missing node.
+            Ok(f(unsafe { napi::u8_slice(env, ret) }))
+        } else {
+            Err(trie_update::UpdateError::Source)
+        };
+        unsafe { napi::napi_close_handle_scope(env, scope) };
+        result
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `trieApplyUpdates(roots, jobEnds, keys, keyOffsets, values, valueOffsets, getNode, scratch): Buffer` — applies
+/// updates to several tries over a node store read through `getNode(scratch)`, scratch[0, 32) holding the hash of
+/// the node wanted (see trie_update.rs). Job j has old root
+/// roots[32j, 32j + 32) and updates [jobEnds[j-1], jobEnds[j]) of the packed keys and values (an empty value
+/// deletes). Returns one Buffer: the new roots (32 bytes per job), the number N of new nodes (u32 LE), their RLP
+/// lengths (N × u32 LE), their hashes (N × 32) and their RLPs back to back. A missing node throws an Error coded
+/// TRIE_MISSING_NODE, a malformed one TRIE_BAD_NODE; an exception from getNode propagates.
+unsafe extern "C" fn js_trie_apply_updates(env: napi_env, info: napi_callback_info) -> napi_value {
+    let Some(
+        [
+            roots_arg,
+            ends_arg,
+            keys_arg,
+            key_offsets_arg,
+            values_arg,
+            value_offsets_arg,
+            func,
+            scratch,
+        ],
+    ) = (unsafe { napi::args::<8>(env, info) })
+    else {
+        return ptr::null_mut();
+    };
+    let func_name = "trieApplyUpdates";
+    let Some(roots) = (unsafe { napi::u8_slice(env, roots_arg) }) else {
+        let msg = "trieApplyUpdates: roots must be a Uint8Array";
+        return unsafe { throw_type_error(env, ERR_INVALID_ARG_TYPE, msg) };
+    };
+    let Some(ends) = (unsafe { napi::u32_slice(env, ends_arg) }) else {
+        let msg = "trieApplyUpdates: jobEnds must be a Uint32Array";
+        return unsafe { throw_type_error(env, ERR_INVALID_ARG_TYPE, msg) };
+    };
+    let names = ("keys", "keyOffsets");
+    let Some(keys) = (unsafe { packed_arg(env, func_name, names, keys_arg, key_offsets_arg) })
+    else {
+        return ptr::null_mut();
+    };
+    let names = ("values", "valueOffsets");
+    let Some(values) =
+        (unsafe { packed_arg(env, func_name, names, values_arg, value_offsets_arg) })
+    else {
+        return ptr::null_mut();
+    };
+    if keys.len() != values.len() || roots.len() != 32 * ends.len() {
+        let msg = "trieApplyUpdates: roots must hold 32 bytes per job, and keys and values must be as many";
+        return unsafe { throw_type_error(env, ERR_INVALID_ARG_VALUE, msg) };
+    }
+    if keys.iter().any(|k| k.len() > trie_update::MAX_KEY_LEN) {
+        let max = trie_update::MAX_KEY_LEN;
+        let msg = format!("trieApplyUpdates: keys must be at most {max} bytes");
+        return unsafe { napi::throw_range_error(env, ERR_OUT_OF_RANGE, &msg) };
+    }
+    let mut jobs = Vec::with_capacity(ends.len());
+    let mut from = 0usize;
+    for (j, &end) in ends.iter().enumerate() {
+        let end = end as usize;
+        if end < from || end > keys.len() {
+            let msg = format!(
+                "trieApplyUpdates: jobEnds[{j}] = {end} must be in [{from}, {}]",
+                keys.len()
+            );
+            return unsafe { throw_type_error(env, ERR_INVALID_ARG_VALUE, &msg) };
+        }
+        let mut root = [0u8; 32];
+        root.copy_from_slice(&roots[32 * j..32 * j + 32]);
+        let updates = keys[from..end]
+            .iter()
+            .copied()
+            .zip(values[from..end].iter().copied())
+            .collect();
+        jobs.push(trie_update::Job { root, updates });
+        from = end;
+    }
+    if from != keys.len() {
+        let msg = "trieApplyUpdates: the last of jobEnds must be the number of keys";
+        return unsafe { throw_type_error(env, ERR_INVALID_ARG_VALUE, msg) };
+    }
+    if (unsafe { napi::u8_slice(env, scratch) }).is_none_or(|s| s.len() < 32) {
+        let msg = "trieApplyUpdates: scratch must be a Uint8Array of at least 32 bytes";
+        return unsafe { throw_type_error(env, ERR_INVALID_ARG_TYPE, msg) };
+    }
+    let mut recv: napi_value = ptr::null_mut();
+    if unsafe { napi::napi_get_undefined(env, &mut recv) } != napi::NAPI_OK {
+        unsafe { napi::throw_error_unless_pending(env, c"ERR_NAPI", "napi_get_undefined failed") };
+        return ptr::null_mut();
+    }
+    let mut source = JsNodeSource {
+        env,
+        func,
+        recv,
+        scratch,
+    };
+    let out = match trie_update::apply_updates_many(&jobs, &mut source) {
+        Ok(out) => out,
+        Err(err) => {
+            let (code, msg) = match err {
+                trie_update::UpdateError::MissingNode(h) => (
+                    c"TRIE_MISSING_NODE",
+                    format!("trie node 0x{} is missing from the node store", hex(&h)),
+                ),
+                trie_update::UpdateError::BadNode(msg) => (c"TRIE_BAD_NODE", msg),
+                trie_update::UpdateError::Source => (
+                    c"ERR_NAPI",
+                    "trieApplyUpdates: getNode could not be called".into(),
+                ),
+                trie_update::UpdateError::ScratchGone => (
+                    c"ERR_INVALID_ARG_VALUE",
+                    "trieApplyUpdates: scratch was detached or shrunk by getNode".into(),
+                ),
+            };
+            unsafe { napi::throw_error_unless_pending(env, code, &msg) };
+            return ptr::null_mut();
+        }
+    };
+    let n = out.hashes.len();
+    let total = 32 * out.roots.len() + 4 + 4 * n + 32 * n + out.rlp.len();
+    let Some((result, buf)) = (unsafe { napi::create_buffer(env, total) }) else {
+        return ptr::null_mut();
+    };
+    let mut at = 0;
+    let mut put = |bytes: &[u8]| {
+        buf[at..at + bytes.len()].copy_from_slice(bytes);
+        at += bytes.len();
+    };
+    for r in &out.roots {
+        put(r);
+    }
+    put(&(n as u32).to_le_bytes());
+    for len in &out.lengths {
+        put(&len.to_le_bytes());
+    }
+    for h in &out.hashes {
+        put(h);
+    }
+    put(&out.rlp);
+    result
+}
+
 /// `{soft, hard}` as a JS object (Infinity for unlimited), or throws an Error coded ERR_FDLIMIT.
 ///
 /// # Safety
@@ -304,6 +491,7 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
             && napi::export_function(env, exports, c"trieRoot", js_trie_root)
             && napi::export_function(env, exports, c"secureTrieRoot", js_secure_trie_root)
             && napi::export_function(env, exports, c"orderedTrieRoot", js_ordered_trie_root)
+            && napi::export_function(env, exports, c"trieApplyUpdates", js_trie_apply_updates)
             && (!fdlimit::SUPPORTED
                 || (napi::export_function(env, exports, c"getFdLimit", js_get_fd_limit)
                     && napi::export_function(env, exports, c"setFdLimit", js_set_fd_limit)))

@@ -24,6 +24,11 @@ pub struct napi_callback_info__ {
 pub type napi_env = *mut napi_env__;
 pub type napi_value = *mut napi_value__;
 pub type napi_callback_info = *mut napi_callback_info__;
+#[repr(C)]
+pub struct napi_handle_scope__ {
+    _private: [u8; 0],
+}
+pub type napi_handle_scope = *mut napi_handle_scope__;
 pub type napi_status = c_int;
 pub type napi_typedarray_type = c_int;
 pub type napi_callback =
@@ -87,6 +92,17 @@ unsafe extern "C" {
     pub fn napi_is_exception_pending(env: napi_env, result: *mut bool) -> napi_status;
     pub fn napi_create_object(env: napi_env, result: *mut napi_value) -> napi_status;
     pub fn napi_create_double(env: napi_env, value: f64, result: *mut napi_value) -> napi_status;
+    pub fn napi_call_function(
+        env: napi_env,
+        recv: napi_value,
+        func: napi_value,
+        argc: usize,
+        argv: *const napi_value,
+        result: *mut napi_value,
+    ) -> napi_status;
+    pub fn napi_get_undefined(env: napi_env, result: *mut napi_value) -> napi_status;
+    pub fn napi_open_handle_scope(env: napi_env, result: *mut napi_handle_scope) -> napi_status;
+    pub fn napi_close_handle_scope(env: napi_env, scope: napi_handle_scope) -> napi_status;
 }
 
 /// The first `N` arguments of a call; missing ones are `undefined`, extra ones are ignored.

@@ -26,6 +26,22 @@ export interface NativeBinding {
   secureTrieRoot(keys: Uint8Array, keyOffsets: Uint32Array, values: Uint8Array, valueOffsets: Uint32Array): Uint8Array;
   /** Root of the trie holding value i under key RLP(i). */
   orderedTrieRoot(values: Uint8Array, valueOffsets: Uint32Array): Uint8Array;
+  /**
+   * Incremental update of several Merkle-Patricia tries over a node store read through `getNode` (see
+   * src/main/native/trie.ts, which packs the arguments and unpacks the result). `getNode` is called with `scratch`
+   * (32 bytes) holding the hash of the node wanted, rewritten before each call. Throws an Error coded
+   * TRIE_MISSING_NODE or TRIE_BAD_NODE for a missing or malformed node; exceptions from getNode propagate.
+   */
+  trieApplyUpdates(
+    roots: Uint8Array,
+    jobEnds: Uint32Array,
+    keys: Uint8Array,
+    keyOffsets: Uint32Array,
+    values: Uint8Array,
+    valueOffsets: Uint32Array,
+    getNode: (hash: Uint8Array) => Uint8Array | undefined,
+    scratch: Uint8Array,
+  ): Uint8Array;
   /** The process's open-file limit (RLIMIT_NOFILE), Infinity for unlimited; an Error coded ERR_FDLIMIT on failure. */
   getFdLimit(): { soft: number; hard: number };
   /**
@@ -46,6 +62,7 @@ export const NATIVE_FUNCTIONS: readonly NativeFunctionName[] = [
   'trieRoot',
   'secureTrieRoot',
   'orderedTrieRoot',
+  'trieApplyUpdates',
   'getFdLimit',
   'setFdLimit',
 ];

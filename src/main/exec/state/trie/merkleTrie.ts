@@ -1,8 +1,13 @@
 // The incremental Merkle-Patricia trie beside the flat state: nodes live in a store keyed by hash; an update loads
 // only the nodes on the touched paths, rebuilds those paths as node objects, then hashes every new node exactly
 // once, bottom-up, one batched keccak call per tree level (across all tries committed together).
+// When the native module is loaded, applyUpdatesMany runs the same algorithm in Rust (native/src/trie_update.rs,
+// through src/main/native/trie.ts), which gives the same roots and new nodes byte for byte; this JS is the fallback
+// (TERN_NATIVE=0, no build, keys over 128 bytes) and the reference the native path is tested against.
 
+import { TernError } from '../../../common/errors.js';
 import { keccak256Packed } from '../../../native/keccak.js';
+import { applyUpdatesNative, hasNativeTrieUpdate } from '../../../native/trie.js';
 import { EMPTY_TRIE_ROOT } from '../../../primitives/trie/root.js';
 import type { NodeReader, TrieNode, TrieUpdate, TrieUpdateResult } from './interface.js';
 import {
@@ -130,6 +135,34 @@ export class MerkleTrie {
    * so the keccak calls are one per tree level for the lot. Roots come back in job order.
    */
   applyUpdatesMany(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: TrieNode[] } {
+    if (hasNativeTrieUpdate) {
+      const result = this.applyUpdatesManyNative(jobs);
+      if (result !== undefined) return result;
+    }
+    return this.applyUpdatesManyJs(jobs);
+  }
+
+  /**
+   * {@link applyUpdatesMany} in native code (native/src/trie_update.rs): the same roots and new nodes, in the same
+   * order. Undefined when the native module is unavailable or a key is too long for it.
+   */
+  applyUpdatesManyNative(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: TrieNode[] } | undefined {
+    try {
+      return applyUpdatesNative(jobs, this.getNode);
+    } catch (err) {
+      // The native module throws plain Errors with the same codes; give callers the TernError the JS path throws.
+      const code = (err as { code?: unknown } | null)?.code;
+      if (!(err instanceof TernError) && (code === 'TRIE_MISSING_NODE' || code === 'TRIE_BAD_NODE')) {
+        throw trieError(code, (err as Error).message);
+      }
+      throw err;
+    }
+  }
+
+  private readonly getNode = (hash: Uint8Array): Uint8Array | undefined => this.reader.get(hash);
+
+  /** {@link applyUpdatesMany} in JS: the fallback, and the reference the native path is tested against. */
+  applyUpdatesManyJs(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: TrieNode[] } {
     const tops = jobs.map((job) => {
       const start: Ref | null = equalBytes(job.root, EMPTY_TRIE_ROOT) ? null : hashRef(job.root);
       const ops = prepare(job.updates);

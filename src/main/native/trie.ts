@@ -1,0 +1,103 @@
+// The incremental trie update in native code (native/src/trie_update.rs): packs the jobs of
+// MerkleTrie.applyUpdatesMany into a few buffers, lets Rust read the nodes it needs through a callback, and unpacks
+// the new roots and nodes. The JS implementation in src/main/exec/state/trie/merkleTrie.ts is the fallback and the
+// reference: both give the same roots and the same new nodes, in the same order, byte for byte.
+import { nativeFunction } from './index.js';
+
+/** Longest key the native update takes (native/src/trie_update.rs MAX_KEY_LEN); longer ones need the JS path. */
+export const NATIVE_TRIE_MAX_KEY = 128;
+
+export interface NativeTrieJob {
+  readonly root: Uint8Array;
+  readonly updates: ReadonlyArray<readonly [key: Uint8Array, value: Uint8Array | null]>;
+}
+
+export interface NativeTrieResult {
+  roots: Uint8Array[];
+  /** [hash, rlp] views into one result buffer. */
+  newNodes: [hash: Uint8Array, rlp: Uint8Array][];
+}
+
+const nativeApply = nativeFunction('trieApplyUpdates');
+
+/** Whether the native update is available (the module loaded and has the function). */
+export const hasNativeTrieUpdate = nativeApply !== undefined;
+
+/**
+ * Applies each job's updates (any order; of equal keys the later wins; null or empty values delete) to the trie at
+ * its root, reading nodes through `getNode` (its argument is one array reused for every call: read it, do not keep
+ * it), and hashes all the new nodes together. Returns undefined when the
+ * native module is unavailable or a key is longer than {@link NATIVE_TRIE_MAX_KEY} (use the JS path then). Throws
+ * the native Error (code TRIE_MISSING_NODE or TRIE_BAD_NODE) for a missing or malformed node.
+ */
+export function applyUpdatesNative(
+  jobs: readonly NativeTrieJob[],
+  getNode: (hash: Uint8Array) => Uint8Array | undefined,
+): NativeTrieResult | undefined {
+  if (nativeApply === undefined) return undefined;
+  let count = 0;
+  let keyBytes = 0;
+  let valueBytes = 0;
+  for (const job of jobs) {
+    if (job.root.length !== 32) return undefined;
+    count += job.updates.length;
+    for (const [key, value] of job.updates) {
+      if (key.length > NATIVE_TRIE_MAX_KEY) return undefined;
+      keyBytes += key.length;
+      if (value !== null) valueBytes += value.length;
+    }
+  }
+  const roots = new Uint8Array(32 * jobs.length);
+  const jobEnds = new Uint32Array(jobs.length);
+  const keys = new Uint8Array(keyBytes);
+  const keyOffsets = new Uint32Array(count + 1);
+  const values = new Uint8Array(valueBytes);
+  const valueOffsets = new Uint32Array(count + 1);
+  let n = 0;
+  let kp = 0;
+  let vp = 0;
+  jobs.forEach((job, j) => {
+    roots.set(job.root, 32 * j);
+    for (const [key, value] of job.updates) {
+      keys.set(key, kp);
+      kp += key.length;
+      if (value !== null) {
+        values.set(value, vp);
+        vp += value.length;
+      }
+      n++;
+      keyOffsets[n] = kp;
+      valueOffsets[n] = vp;
+    }
+    jobEnds[j] = n;
+  });
+  // The hash of each node wanted is written here before each getNode call: a 32-byte view of a buffer long enough
+  // to live off the V8 heap, so native code writes it in place.
+  const scratch = new Uint8Array(128).subarray(0, 32);
+  const out = nativeApply(roots, jobEnds, keys, keyOffsets, values, valueOffsets, getNode, scratch);
+  return unpack(out, jobs.length);
+}
+
+/** Layout: roots (32 × jobs) | N (u32 LE) | RLP lengths (N × u32 LE) | hashes (N × 32) | RLPs back to back. */
+function unpack(result: Uint8Array, jobCount: number): NativeTrieResult {
+  // A plain Uint8Array over the native Buffer: Buffer's slice() would share memory (roots must be copies, since a
+  // caller may transfer a root's buffer to another thread), and callers compare results with Uint8Arrays.
+  const out = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  const roots: Uint8Array[] = [];
+  for (let j = 0; j < jobCount; j++) roots.push(out.slice(32 * j, 32 * j + 32));
+  let p = 32 * jobCount;
+  const count = view.getUint32(p, true);
+  p += 4;
+  const lengthsAt = p;
+  let hashAt = lengthsAt + 4 * count;
+  let rlpAt = hashAt + 32 * count;
+  const newNodes: [Uint8Array, Uint8Array][] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const len = view.getUint32(lengthsAt + 4 * i, true);
+    newNodes[i] = [out.subarray(hashAt, hashAt + 32), out.subarray(rlpAt, rlpAt + len)];
+    hashAt += 32;
+    rlpAt += len;
+  }
+  return { roots, newNodes };
+}
