@@ -131,6 +131,18 @@ export function readReceipts(r: chain.ChainReader, number: bigint, hash: Uint8Ar
   return receipts;
 }
 
+/**
+ * Queues the deletion of every row kept for block (number, hash) beside the chain: header and its hash → number
+ * entry, body, receipts, forward and reverse state changes (the per-block rows of schema.ts; code, trie nodes and
+ * preimages are shared by hash, the state pruner owns those). For a block that can no longer become canonical
+ * (history/sidePruner.ts); the caller drops it from the block cache once the batch is committed.
+ */
+export function deleteSideBlock(b: WriteBatch, number: number, hash: Uint8Array): void {
+  chain.deleteBlock(b, number, hash);
+  chain.deleteForwardChanges(b, number, hash);
+  chain.deleteReverseChanges(b, number, hash);
+}
+
 export class ChainStore {
   private cachedHead: ChainHead | undefined;
   private cachedConfig: ChainConfig | undefined;

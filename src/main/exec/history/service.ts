@@ -1,7 +1,8 @@
 // The background storage tasks of a running tern-exec, started with the node and stopped before the database
-// closes: the transaction index window, the log index, moving old blocks to the ancient store, pruning old state,
-// and the free-disk guard. Tasks run one step (one write batch) at a time, one after another, woken by head events
-// and a timer, so the coordinator thread keeps serving RPC between steps.
+// closes: the transaction index window, the log index, moving old blocks to the ancient store, deleting side blocks
+// that can no longer become canonical, pruning old state, and the free-disk guard. Tasks run one step (one write
+// batch) at a time, one after another, woken by head events and a timer, so the coordinator thread keeps serving RPC
+// between steps; the state pruner's mark runs in slices of its own between them (statePruner.ts).
 import type { Logger } from '../../common/logger/index.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import { headEvents } from '../chain/headEvents.js';
@@ -11,6 +12,7 @@ import type { Database } from '../db/open.js';
 import { LogIndexer } from './logIndexer.js';
 import { type HistoryOptions, historyDefaults, type StateScheme, stateRetention } from './options.js';
 import { historyCutoff, resolveStateScheme } from './policy.js';
+import { SideBlockPruner } from './sidePruner.js';
 import { StatePruner } from './statePruner.js';
 import { TxIndexer } from './txIndexer.js';
 
@@ -37,6 +39,7 @@ export class HistoryService {
   readonly txIndexer: TxIndexer;
   readonly logIndexer: LogIndexer;
   readonly pruner: StatePruner;
+  readonly sidePruner: SideBlockPruner;
   readonly #db: Database;
   readonly #logger: Logger | undefined;
   #running: Promise<void> | undefined;
@@ -58,6 +61,7 @@ export class HistoryService {
       { history: options.logHistory, disabled: options.logsDisabled, batchBlocks },
       logger,
     );
+    this.sidePruner = new SideBlockPruner(db, { batchBlocks }, logger);
     this.pruner = new StatePruner(
       db,
       { retain: stateRetention(options, scheme), interval: options.pruneInterval },
@@ -154,6 +158,8 @@ export class HistoryService {
       if (frozen > 0) this.#logger?.debug('Moved blocks to the ancient store', { blocks: frozen });
       more = frozen === this.options.batchBlocks || more;
     }
+    // Side blocks that can no longer become canonical, before the mark (their states then need no keeping).
+    more = (await this.sidePruner.step()) || more;
     this.pruner.markIfDue();
     return more;
   }
@@ -183,5 +189,6 @@ export class HistoryService {
     this.#unsubscribe?.();
     this.#disk?.stop();
     await this.#running;
+    await this.pruner.stop();
   }
 }
