@@ -5,6 +5,7 @@ import { keccakSuite } from './keccak.js';
 import { loggerSuite } from './logger.js';
 import { poolSuite } from './pool.js';
 import { precompilesSuite } from './precompiles.js';
+import { prunerSuite } from './pruner.js';
 import type { BenchSuite } from './suite.js';
 import { trieSuite } from './trie.js';
 
@@ -16,4 +17,5 @@ export const SUITES: BenchSuite[] = [
   blobsSuite,
   precompilesSuite,
   derivationSuite,
+  prunerSuite,
 ];
