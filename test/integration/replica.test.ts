@@ -315,9 +315,18 @@ for (const engineKind of ['inProcess', 'http'] as const)
       driver.start();
       driver.onL1Head('latest', l1.blocks[l1.blocks.length - 1]?.ref as never);
       const target = seq.head;
+      // The controller moves its heads before its forkchoiceUpdated reaches the engine (as op-node does): wait for
+      // the engine to have marked the target safe too, or the canonical index may still lack the last block.
+      const engineSafe = () => {
+        const h = repExec.store.safeHash();
+        return h === undefined ? undefined : hex(h);
+      };
       await until(
         `the replica's safe head to reach ${target.number}`,
-        () => repController.initialized && repController.heads.safe.number >= target.number,
+        () =>
+          repController.initialized &&
+          repController.heads.safe.number >= target.number &&
+          engineSafe() === repController.heads.safe.hash,
       );
       expect(driver.stopError).toBeUndefined();
       expect(repController.heads.safe.hash).toBe(target.hash);
