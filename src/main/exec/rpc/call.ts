@@ -21,7 +21,7 @@ import {
   readAuthorization,
 } from '../../primitives/tx/7702/authorization.js';
 import { type BlockEnv, createBlockEnv } from '../evm/env.js';
-import type { AccessListItemBytes, TransactionLike, TxResult } from '../evm/interface.js';
+import type { AccessListItemBytes, TxResult } from '../evm/interface.js';
 import { intrinsicGas } from '../evm/intrinsic.js';
 import { createKzg } from '../evm/kzg.js';
 import { recoverAddress } from '../evm/recover.js';
@@ -29,7 +29,7 @@ import { applyTransaction, Executor } from '../evm/transition.js';
 import { FlatState } from '../state/flatState.js';
 import type { StateReader } from '../state/interface.js';
 import { isPending, stateBlockRef } from './blockTag.js';
-import { type CallArgs, type CallMessage, callDefaults, toMessage } from './callArgs.js';
+import { type CallArgs, type CallMessage, callDefaults, messageTransaction, toMessage } from './callArgs.js';
 import type { ChainView, HeaderRef } from './chainView.js';
 import { hex } from './format.js';
 import type { GasPriceOracle } from './gasPrice.js';
@@ -300,29 +300,7 @@ export class CallRunner {
     executor.state.reset(reader);
     const env = this.#env(executor, view, ref, msg);
     const sender = new Address(msg.from);
-    const to = msg.to === undefined ? undefined : new Address(msg.to);
-    const type =
-      msg.authorizations !== undefined
-        ? 4
-        : msg.blobHashes !== undefined
-          ? 3
-          : !msg.legacyFees
-            ? 2
-            : msg.accessList !== undefined
-              ? 1
-              : 0;
-    const tx: TransactionLike = {
-      type,
-      nonce: executor.state.getNonce(sender),
-      gasLimit: msg.gasLimit,
-      to,
-      value: msg.value,
-      data: msg.data,
-      ...(type >= 2 ? { maxFeePerGas: msg.feeCap, maxPriorityFeePerGas: msg.tipCap } : { gasPrice: msg.gasPrice }),
-      ...(type >= 1 ? { accessList: msg.accessList ?? [] } : {}),
-      ...(type === 3 ? { blobVersionedHashes: msg.blobHashes ?? [], maxFeePerBlobGas: msg.blobFeeCap ?? 0n } : {}),
-      ...(type === 4 ? { authorizationList: msg.authorizations ?? [] } : {}),
-    };
+    const tx = messageTransaction(msg, executor.state.getNonce(sender));
     const ctx = executor.startBlock(env);
     // The call's gas pool replaces the block's remaining gas.
     ctx.gasUsed = env.gasLimit - opts.pool;
@@ -337,8 +315,8 @@ export class CallRunner {
       const intrinsic = intrinsicGas(
         {
           data: msg.data,
-          isCreate: to === undefined,
-          accessList: type === 0 ? undefined : tx.accessList,
+          isCreate: msg.to === undefined,
+          accessList: tx.type === 0 ? undefined : tx.accessList,
           authorizationCount: msg.authorizations?.length ?? 0,
         },
         env.rules,

@@ -1,3 +1,4 @@
+import { Address } from '@ethereumjs/util';
 // The transaction object of eth_call, eth_estimateGas and eth_createAccessList (geth's TransactionArgs): field
 // decoding with geth's JSON error wording, CallDefaults (gas from the cap, zero fees, the chain id check) and
 // ToMessage (the fee fields the state transition sees).
@@ -14,7 +15,7 @@ import {
   ParamError,
 } from '../../common/rpc/params.js';
 import { bigintToBytes } from '../../primitives/rlp.js';
-import type { AccessListItemBytes, AuthorizationBytes } from '../evm/interface.js';
+import type { AccessListItemBytes, AuthorizationBytes, TransactionLike } from '../evm/interface.js';
 
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 
@@ -143,6 +144,32 @@ export interface CallMessage {
   blobFeeCap: bigint | undefined;
   blobHashes: string[] | undefined;
   authorizations: AuthorizationBytes[] | undefined;
+}
+
+/** The transaction the executor runs for a message (eth_call, estimateGas, traceCall): its type from the fields set. */
+export function messageTransaction(msg: CallMessage, nonce: bigint): TransactionLike {
+  const type =
+    msg.authorizations !== undefined
+      ? 4
+      : msg.blobHashes !== undefined
+        ? 3
+        : !msg.legacyFees
+          ? 2
+          : msg.accessList !== undefined
+            ? 1
+            : 0;
+  return {
+    type,
+    nonce,
+    gasLimit: msg.gasLimit,
+    to: msg.to === undefined ? undefined : new Address(msg.to),
+    value: msg.value,
+    data: msg.data,
+    ...(type >= 2 ? { maxFeePerGas: msg.feeCap, maxPriorityFeePerGas: msg.tipCap } : { gasPrice: msg.gasPrice }),
+    ...(type >= 1 ? { accessList: msg.accessList ?? [] } : {}),
+    ...(type === 3 ? { blobVersionedHashes: msg.blobHashes ?? [], maxFeePerBlobGas: msg.blobFeeCap ?? 0n } : {}),
+    ...(type === 4 ? { authorizationList: msg.authorizations ?? [] } : {}),
+  };
 }
 
 /** geth's ToMessage, for arguments CallDefaults filled. */

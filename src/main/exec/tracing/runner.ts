@@ -15,11 +15,10 @@ import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { processBlock } from '../chain/processBlock.js';
 import type { TxHooks } from '../evm/context.js';
 import { createBlockEnv } from '../evm/env.js';
-import type { TransactionLike } from '../evm/interface.js';
 import { createKzg } from '../evm/kzg.js';
 import { opForksAt } from '../evm/op/forks.js';
 import { applyTransaction, Executor } from '../evm/transition.js';
-import { type CallArgs, callDefaults, toMessage } from '../rpc/callArgs.js';
+import { type CallArgs, callDefaults, messageTransaction, toMessage } from '../rpc/callArgs.js';
 import type { ChainView, HeaderRef } from '../rpc/chainView.js';
 import { stateAt } from '../rpc/stateAt.js';
 import { FlatState } from '../state/flatState.js';
@@ -220,29 +219,7 @@ export class TraceRunner {
           };
         }
         const sender = new Address(msg.from);
-        const to = msg.to === undefined ? undefined : new Address(msg.to);
-        const type =
-          msg.authorizations !== undefined
-            ? 4
-            : msg.blobHashes !== undefined
-              ? 3
-              : !msg.legacyFees
-                ? 2
-                : msg.accessList !== undefined
-                  ? 1
-                  : 0;
-        const tx: TransactionLike = {
-          type,
-          nonce: executor.state.getNonce(sender),
-          gasLimit: msg.gasLimit,
-          to,
-          value: msg.value,
-          data: msg.data,
-          ...(type >= 2 ? { maxFeePerGas: msg.feeCap, maxPriorityFeePerGas: msg.tipCap } : { gasPrice: msg.gasPrice }),
-          ...(type >= 1 ? { accessList: msg.accessList ?? [] } : {}),
-          ...(type === 3 ? { blobVersionedHashes: msg.blobHashes ?? [], maxFeePerBlobGas: msg.blobFeeCap ?? 0n } : {}),
-          ...(type === 4 ? { authorizationList: msg.authorizations ?? [] } : {}),
-        };
+        const tx = messageTransaction(msg, executor.state.getNonce(sender));
         const ctx = executor.startBlock(env);
         // The message's own gas is the gas pool (geth's traceTx).
         ctx.gasUsed = env.gasLimit - msg.gasLimit;
