@@ -326,7 +326,9 @@ for (const engineKind of ['inProcess', 'http'] as const)
         () =>
           repController.initialized &&
           repController.heads.safe.number >= target.number &&
-          engineSafe() === repController.heads.safe.hash,
+          engineSafe() === repController.heads.safe.hash &&
+          // ...and for the last processAttributes call to have returned (its forkchoiceUpdated answered).
+          outcomes.length >= target.number,
       );
       expect(driver.stopError).toBeUndefined();
       expect(repController.heads.safe.hash).toBe(target.hash);
@@ -372,7 +374,11 @@ for (const engineKind of ['inProcess', 'http'] as const)
       const blocks = seq.blocks.filter((b) => b.ref.l1origin.number === L1_GENESIS + EPOCHS);
       const ref = l1.add({ txs: [batcherTx(cfg, blocks, batcherNonce++, G + 12 * (EPOCHS + 1))] }).ref;
       driver.onL1Head('latest', ref);
-      await until('the new batch to be derived', () => repController.heads.safe.number === seq.head.number);
+      // The engine's head too: the controller moves its heads before its forkchoiceUpdated lands.
+      await until(
+        'the new batch to be derived',
+        () => repController.heads.safe.number === seq.head.number && hex(repExec.store.head().hash) === seq.head.hash,
+      );
       expect(repController.heads.safe.number).toBe(before + 6);
       expect(repController.heads.safe.hash).toBe(seq.head.hash);
       expect(hex(repExec.store.head().hash)).toBe(seq.head.hash);
