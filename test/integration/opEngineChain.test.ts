@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcClient } from '../../src/main/common/rpc/client.js';
 import { l1BlockFrontCode } from '../../src/main/devnet/contracts.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
-import { packagedBytecode, upgradeDeposit, upgradeToCalldata } from '../../src/main/node/derive/upgrades/common.js';
+import { bundledBytecode, upgradeDeposit, upgradeToCalldata } from '../../src/main/node/derive/upgrades/common.js';
 import { ECOTONE_L1_BLOCK_ADDRESS, ecotoneUpgradeTxs } from '../../src/main/node/derive/upgrades/ecotone.js';
 import { fjordUpgradeTxs } from '../../src/main/node/derive/upgrades/fjord.js';
 import { EIP2935_CREATION_CODE, EIP2935_DEPLOYER } from '../../src/main/node/derive/upgrades/isthmus.js';
@@ -240,8 +240,8 @@ function plan(n: number, t: number): Plan {
     p.depositEffects.push([BROKE, 1000n]);
     p.failedDeposit = true;
   }
-  if (activation('ecotone', t)) p.upgrades.push(...ecotoneUpgradeTxs(packagedBytecode()).map(encodeDepositTx));
-  if (activation('fjord', t)) p.upgrades.push(...fjordUpgradeTxs(packagedBytecode()).map(encodeDepositTx));
+  if (activation('ecotone', t)) p.upgrades.push(...ecotoneUpgradeTxs(bundledBytecode()).map(encodeDepositTx));
+  if (activation('fjord', t)) p.upgrades.push(...fjordUpgradeTxs(bundledBytecode()).map(encodeDepositTx));
   if (activation('isthmus', t)) p.upgrades.push(...isthmusUpgrade());
   const send = (value: bigint, data?: Uint8Array, to = BOB, gas = 21_000n) =>
     signTx(alice, { type: 2, chainId: CHAIN_ID, nonce: aliceNonce++, to, value, gas, ...(data ? { data } : {}) });

@@ -41,9 +41,10 @@ import {
   type SystemConfig,
   toHex,
 } from './types.js';
-import { type BytecodeSource, packagedBytecode } from './upgrades/common.js';
+import { type BytecodeSource, bundledBytecode } from './upgrades/common.js';
 import { ecotoneUpgradeTxs } from './upgrades/ecotone.js';
 import { fjordUpgradeTxs } from './upgrades/fjord.js';
+import { interopUpgradeTxs } from './upgrades/interop.js';
 import { isthmusUpgradeTxs } from './upgrades/isthmus.js';
 import { jovianUpgradeTxs } from './upgrades/jovian.js';
 
@@ -65,7 +66,7 @@ export interface SystemConfigProvider {
 export interface AttributesBuilderOptions {
   /** L1 blob schedule for the blob base fee; without it the Cancun fraction is used. */
   l1ChainConfig?: L1ChainConfig | undefined;
-  /** Where the upgrade transactions' contract bytecode comes from (default: the installed packages). */
+  /** Where the upgrade transactions' contract bytecode comes from (default: the bundled copy). */
   bytecode?: BytecodeSource | undefined;
 }
 
@@ -82,7 +83,7 @@ export class AttributesBuilder {
     private readonly l2: SystemConfigProvider,
     private readonly opts: AttributesBuilderOptions = {},
   ) {
-    this.bytecode = opts.bytecode ?? packagedBytecode();
+    this.bytecode = opts.bytecode ?? bundledBytecode();
   }
 
   async prepare(parent: L2BlockRef, epoch: BlockId): Promise<PayloadAttributes> {
@@ -126,9 +127,9 @@ export class AttributesBuilder {
     if (isActivationBlock(this.cfg, 'fjord', nextTime)) upgrades.push(...fjordUpgradeTxs(this.bytecode));
     if (isActivationBlock(this.cfg, 'isthmus', nextTime)) upgrades.push(...isthmusUpgradeTxs(this.bytecode));
     if (isActivationBlock(this.cfg, 'jovian', nextTime)) upgrades.push(...jovianUpgradeTxs(this.bytecode));
-    if (isActivationBlock(this.cfg, 'interop', nextTime)) {
-      throw criticalError('UPGRADE_UNSUPPORTED', 'the Interop network upgrade is not supported');
-    }
+    // The CrossL2Inbox initialization waits for a dependency set of two or more active chains; a chain without a
+    // dependency set never reaches it, so only the activation block's own transactions apply.
+    if (isActivationBlock(this.cfg, 'interop', nextTime)) upgrades.push(...interopUpgradeTxs(this.bytecode));
 
     const l1InfoTx = this.l1InfoTx(info, sc, seq, nextTime);
     const header = info.header;

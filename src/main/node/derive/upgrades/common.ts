@@ -1,82 +1,32 @@
-// What every fork's network-upgrade transactions share: the contract bytecode source (registry packages where one
-// holds the exact bytes the spec pins, an operator-supplied directory otherwise), the deposit shape of an
-// upgrade transaction, and the ERC-1967 proxy upgradeTo calldata.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+// What every fork's network-upgrade transactions share: the contract bytecode source (the bundled copy of the
+// spec's static/bytecode files by default), the deposit shape of an upgrade transaction, and the ERC-1967 proxy
+// upgradeTo calldata.
 import type { DepositTx } from '../../../primitives/tx/deposit/deposit.js';
 import { upgradeDepositSourceHash } from '../../../primitives/tx/deposit/sourceHash.js';
 import { criticalError, fromHex } from '../types.js';
+import { UPGRADE_BYTECODE } from './bytecodeBundle.js';
 
 /** The deployment bytecodes the upgrades need, by the name of the spec's static/bytecode file. */
-export type UpgradeContract =
-  | 'ecotone-l1-block-deployment'
-  | 'ecotone-gas-price-oracle-deployment'
-  | 'fjord-gas-price-oracle-deployment'
-  | 'isthmus-l1-block-deployment'
-  | 'isthmus-gas-price-oracle-deployment'
-  | 'isthmus-operator-fee-deployment'
-  | 'jovian-l1-block-deployment'
-  | 'jovian-gas-price-oracle-deployment';
+export type UpgradeContract = keyof typeof UPGRADE_BYTECODE;
 
 export interface BytecodeSource {
   /** Creation bytecode, or undefined when this source has none. */
   get(name: UpgradeContract): Uint8Array | undefined;
 }
 
-// Verified byte for byte against the spec's static/bytecode files: contracts-bedrock 0.17.1 holds the Ecotone
-// L1Block and GasPriceOracle, 0.17.3 the Fjord GasPriceOracle. No registry package holds the later ones.
-const PACKAGED: Partial<Record<UpgradeContract, string>> = {
-  'ecotone-l1-block-deployment': 'contracts-bedrock-0171/forge-artifacts/L1Block.sol/L1Block.json',
-  'ecotone-gas-price-oracle-deployment':
-    'contracts-bedrock-0171/forge-artifacts/GasPriceOracle.sol/GasPriceOracle.json',
-  'fjord-gas-price-oracle-deployment': 'contracts-bedrock-0173/forge-artifacts/GasPriceOracle.sol/GasPriceOracle.json',
-};
-
-/** Reads forge artifacts from the aliased contracts-bedrock packages (lazily, once each). */
-export function packagedBytecode(): BytecodeSource {
+/** The bytecode bundled with the program (bytecodeBundle.ts), decoded once per contract. */
+export function bundledBytecode(): BytecodeSource {
   const cache = new Map<UpgradeContract, Uint8Array>();
-  const require = createRequire(import.meta.url);
   return {
     get(name) {
-      const hit = cache.get(name);
-      if (hit !== undefined) return hit;
-      const artifact = PACKAGED[name];
-      if (artifact === undefined) return undefined;
-      const json = JSON.parse(readFileSync(require.resolve(artifact), 'utf8')) as { bytecode?: { object?: string } };
-      const hex = json.bytecode?.object;
-      if (typeof hex !== 'string')
-        throw criticalError('UPGRADE_BYTECODE_UNAVAILABLE', `${artifact}: no bytecode.object`);
-      const code = fromHex(hex);
-      cache.set(name, code);
+      let code = cache.get(name);
+      if (code === undefined) {
+        const hex: string | undefined = UPGRADE_BYTECODE[name];
+        if (hex === undefined) return undefined;
+        code = fromHex(hex);
+        cache.set(name, code);
+      }
       return code;
-    },
-  };
-}
-
-/** `<dir>/<name>.txt` (the spec repository's static/bytecode layout: one 0x-hex line). */
-export function directoryBytecode(dir: string): BytecodeSource {
-  return {
-    get(name) {
-      try {
-        return fromHex(readFileSync(join(dir, `${name}.txt`), 'utf8').trim());
-      } catch (err) {
-        if ((err as { code?: unknown }).code === 'ENOENT') return undefined;
-        throw err;
-      }
-    },
-  };
-}
-
-/** The first source that has the contract wins. */
-export function chainBytecode(...sources: BytecodeSource[]): BytecodeSource {
-  return {
-    get(name) {
-      for (const s of sources) {
-        const code = s.get(name);
-        if (code !== undefined) return code;
-      }
-      return undefined;
     },
   };
 }
@@ -87,8 +37,7 @@ export function requireBytecode(src: BytecodeSource, name: UpgradeContract, code
   if (code === undefined) {
     throw criticalError(
       'UPGRADE_BYTECODE_UNAVAILABLE',
-      `network upgrade needs the ${name} bytecode (deployed code hash ${codeHash}), which no installed package ` +
-        'provides; supply it with a bytecode directory (the spec repository static/bytecode/<name>.txt)',
+      `network upgrade needs the ${name} bytecode (deployed code hash ${codeHash}), which the bytecode source lacks`,
     );
   }
   return code;

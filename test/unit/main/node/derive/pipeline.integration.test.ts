@@ -8,7 +8,7 @@ import { TernError } from '../../../../../src/main/common/errors.js';
 import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
 import { DerivationPipeline } from '../../../../../src/main/node/derive/pipeline.js';
 import { fromHex, type L2BlockRef, toHex } from '../../../../../src/main/node/derive/types.js';
-import { packagedBytecode } from '../../../../../src/main/node/derive/upgrades/common.js';
+import { bundledBytecode } from '../../../../../src/main/node/derive/upgrades/common.js';
 import { ecotoneUpgradeTxs } from '../../../../../src/main/node/derive/upgrades/ecotone.js';
 import { fjordUpgradeTxs } from '../../../../../src/main/node/derive/upgrades/fjord.js';
 import { encodeBlobData } from '../../../../../src/main/node/l1/blobData.js';
@@ -241,7 +241,7 @@ async function drive(p: DerivationPipeline, l2: FakeL2, l1: FakeL1, onReset?: ()
 function checkChain(s: Scenario, l2: FakeL2, upTo: number): void {
   const { l1, chain } = s;
   const F = { ...s.forks, holocene: s.forks.holocene ?? NEVER };
-  const code = packagedBytecode();
+  const code = bundledBytecode();
   const ecotoneTxs = ecotoneUpgradeTxs(code).map(encodeDepositTx);
   const fjordTxs = fjordUpgradeTxs(code).map(encodeDepositTx);
   expect(l2.head.number).toBe(upTo);

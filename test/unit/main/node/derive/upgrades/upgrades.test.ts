@@ -4,11 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../../src/main/common/errors.js';
 import { keccak256 } from '../../../../../../src/main/native/keccak.js';
 import { toHex } from '../../../../../../src/main/node/derive/types.js';
-import {
-  type BytecodeSource,
-  chainBytecode,
-  packagedBytecode,
-} from '../../../../../../src/main/node/derive/upgrades/common.js';
+import { type BytecodeSource, bundledBytecode } from '../../../../../../src/main/node/derive/upgrades/common.js';
 import {
   ECOTONE_GAS_PRICE_ORACLE_CODE_HASH,
   ECOTONE_L1_BLOCK_CODE_HASH,
@@ -18,8 +14,24 @@ import {
   FJORD_GAS_PRICE_ORACLE_CODE_HASH,
   fjordUpgradeTxs,
 } from '../../../../../../src/main/node/derive/upgrades/fjord.js';
-import { EIP2935_CODE_HASH, isthmusUpgradeTxs } from '../../../../../../src/main/node/derive/upgrades/isthmus.js';
-import { jovianUpgradeTxs } from '../../../../../../src/main/node/derive/upgrades/jovian.js';
+import {
+  crossL2InboxActivationTxs,
+  INTEROP_CROSS_L2_INBOX_CODE_HASH,
+  INTEROP_L2_TO_L2_MESSENGER_CODE_HASH,
+  interopUpgradeTxs,
+} from '../../../../../../src/main/node/derive/upgrades/interop.js';
+import {
+  EIP2935_CODE_HASH,
+  ISTHMUS_GAS_PRICE_ORACLE_CODE_HASH,
+  ISTHMUS_L1_BLOCK_CODE_HASH,
+  ISTHMUS_OPERATOR_FEE_VAULT_CODE_HASH,
+  isthmusUpgradeTxs,
+} from '../../../../../../src/main/node/derive/upgrades/isthmus.js';
+import {
+  JOVIAN_GAS_PRICE_ORACLE_CODE_HASH,
+  JOVIAN_L1_BLOCK_CODE_HASH,
+  jovianUpgradeTxs,
+} from '../../../../../../src/main/node/derive/upgrades/jovian.js';
 import type { DepositTx } from '../../../../../../src/main/primitives/tx/deposit/deposit.js';
 
 // Values copied from the specs' per-fork derivation.md (sourceHash, from, to, gasLimit, data).
@@ -45,18 +57,24 @@ const DEPOSITOR = '0xDeaDDEaDDeAdDeAdDEAdDEaddeAddEAdDEAd0001';
 const L1B = '0x4200000000000000000000000000000000000015';
 const GPO = '0x420000000000000000000000000000000000000F';
 
-/** Stand-in creation code for the contracts no package holds (only their transactions' other fields are checked). */
-const fake: BytecodeSource = { get: () => Uint8Array.of(0x60, 0x00) };
+/** A source without any bytecode. */
+const empty: BytecodeSource = { get: () => undefined };
 
-async function deployedCodeHash(from: Uint8Array, initcode: Uint8Array): Promise<string> {
+/**
+ * Runs a deployment transaction's data from its sender at nonce 0 within the transaction's gas limit, and checks
+ * the contract lands at the address the spec prints (the upgradeTo target of the proxy update) with the code hash
+ * the spec requires.
+ */
+async function expectDeployment(tx: DepositTx, address: string, codeHash: string): Promise<void> {
   const evm = await createEVM();
-  const res = await evm.runCall({ caller: new Address(from), data: initcode, gasLimit: 30_000_000n });
+  const res = await evm.runCall({ caller: new Address(tx.from), data: tx.data, gasLimit: tx.gasLimit });
   expect(res.execResult.exceptionError).toBeUndefined();
-  return toHex(keccak256(res.execResult.returnValue));
+  expect(res.createdAddress?.toString()).toBe(address.toLowerCase());
+  expect(toHex(keccak256(res.execResult.returnValue))).toBe(codeHash);
 }
 
 describe('Ecotone upgrade transactions', () => {
-  const txs = ecotoneUpgradeTxs(packagedBytecode());
+  const txs = ecotoneUpgradeTxs(bundledBytecode());
   it('match the spec field by field', () => {
     check(txs, [
       [
@@ -94,14 +112,14 @@ describe('Ecotone upgrade transactions', () => {
       ],
     ]);
   });
-  it('deploy contracts with the code hashes the spec requires', async () => {
-    expect(await deployedCodeHash(txs[0]!.from, txs[0]!.data)).toBe(ECOTONE_L1_BLOCK_CODE_HASH);
-    expect(await deployedCodeHash(txs[1]!.from, txs[1]!.data)).toBe(ECOTONE_GAS_PRICE_ORACLE_CODE_HASH);
+  it('deploy contracts at the spec addresses with the code hashes the spec requires', async () => {
+    await expectDeployment(txs[0]!, '0x07dbe8500fc591d1852b76fee44d5a05e13097ff', ECOTONE_L1_BLOCK_CODE_HASH);
+    await expectDeployment(txs[1]!, '0xb528d11cc114e026f138fe568744c6d45ce6da7a', ECOTONE_GAS_PRICE_ORACLE_CODE_HASH);
   });
 });
 
 describe('Fjord upgrade transactions', () => {
-  const txs = fjordUpgradeTxs(packagedBytecode());
+  const txs = fjordUpgradeTxs(bundledBytecode());
   it('match the spec field by field', () => {
     check(txs, [
       [
@@ -120,14 +138,14 @@ describe('Fjord upgrade transactions', () => {
       ['0xbac7bb0d5961cad209a345408b0280a0d4686b1b20665e1b0f9cdafd73b19b6b', DEPOSITOR, GPO, 90_000, '0x8e98b106'],
     ]);
   });
-  it('deploys the GasPriceOracle with the code hash the spec requires', async () => {
-    expect(await deployedCodeHash(txs[0]!.from, txs[0]!.data)).toBe(FJORD_GAS_PRICE_ORACLE_CODE_HASH);
+  it('deploys the GasPriceOracle at the spec address with the code hash the spec requires', async () => {
+    await expectDeployment(txs[0]!, '0xa919894851548179a0750865e7974da599c0fac7', FJORD_GAS_PRICE_ORACLE_CODE_HASH);
   });
 });
 
 describe('Isthmus upgrade transactions', () => {
-  it('match the spec field by field', async () => {
-    const txs = isthmusUpgradeTxs(fake);
+  const txs = isthmusUpgradeTxs(bundledBytecode());
+  it('match the spec field by field', () => {
     check(txs, [
       [
         '0x3b2d0821ca2411ad5cd3595804d1213d15737188ae4cbd58aa19c821a6c211bf',
@@ -176,12 +194,18 @@ describe('Isthmus upgrade transactions', () => {
         250_000,
       ],
     ]);
-    expect(await deployedCodeHash(txs[7]!.from, txs[7]!.data)).toBe(EIP2935_CODE_HASH);
+  });
+  it('deploy contracts at the spec addresses with the code hashes the spec requires', async () => {
+    await expectDeployment(txs[0]!, '0xff256497d61dcd71a9e9ff43967c13fde1f72d12', ISTHMUS_L1_BLOCK_CODE_HASH);
+    await expectDeployment(txs[1]!, '0x93e57a196454cb919193fa9946f14943cf733845', ISTHMUS_GAS_PRICE_ORACLE_CODE_HASH);
+    await expectDeployment(txs[2]!, '0x4fa2be8cd41504037f1838bce3bcc93bc68ff537', ISTHMUS_OPERATOR_FEE_VAULT_CODE_HASH);
+    // EIP-2935's history contract address.
+    await expectDeployment(txs[7]!, '0x0000f90827f1c53a10cb7a02335b175320002935', EIP2935_CODE_HASH);
   });
   it('fails clearly without the contract bytecode', () => {
     let err: unknown;
     try {
-      isthmusUpgradeTxs(chainBytecode(packagedBytecode()));
+      isthmusUpgradeTxs(empty);
     } catch (e) {
       err = e;
     }
@@ -193,8 +217,9 @@ describe('Isthmus upgrade transactions', () => {
 });
 
 describe('Jovian upgrade transactions', () => {
+  const txs = jovianUpgradeTxs(bundledBytecode());
   it('match the spec field by field, in the spec order', () => {
-    check(jovianUpgradeTxs(fake), [
+    check(txs, [
       [
         '0x98faf23b9795967bc0b1c543144739d50dba3ea40420e77ad6ca9848dbfb62e8',
         '0x4210000000000000000000000000000000000006',
@@ -224,7 +249,58 @@ describe('Jovian upgrade transactions', () => {
       ['0xe836db6a959371756f8941be3e962d000f7e12a32e49e2c9ca42ba177a92716c', DEPOSITOR, GPO, 90_000, '0xb3d72079'],
     ]);
   });
+  it('deploy contracts at the spec addresses with the code hashes the spec requires', async () => {
+    await expectDeployment(txs[0]!, '0x3ba4007f5c922fbb33c454b41ea7a1f11e83df2c', JOVIAN_L1_BLOCK_CODE_HASH);
+    await expectDeployment(txs[2]!, '0x4f1db3c6abd250ba86e0928471a8f7db3afd88f1', JOVIAN_GAS_PRICE_ORACLE_CODE_HASH);
+  });
   it('fails clearly without the contract bytecode', () => {
-    expect(() => jovianUpgradeTxs(packagedBytecode())).toThrow(/jovian-l1-block-deployment/);
+    expect(() => jovianUpgradeTxs(empty)).toThrow(/jovian-l1-block-deployment/);
+  });
+});
+
+describe('Interop upgrade transactions', () => {
+  const activation = interopUpgradeTxs(bundledBytecode());
+  const inbox = crossL2InboxActivationTxs(bundledBytecode());
+  it('match the spec field by field: the activation block deploys the L2ToL2CrossDomainMessenger', () => {
+    check(activation, [
+      [
+        '0xf5484697c7a9a791db32a3bf0763bf2ba686c77ae7d4c0a5ee8c222a92a8dcc2',
+        '0x4220000000000000000000000000000000000001',
+        undefined,
+        1_100_000,
+      ],
+      [
+        '0xe54b4d06bbcc857f41ae00e89d820339ac5ce0034aac722c817b2873e03a7e68',
+        ZERO,
+        '0x4200000000000000000000000000000000000023',
+        50_000,
+        '0x3659cfe60000000000000000000000000d0edd0ebd0e94d218670a8de867eb5c4d37cadd',
+      ],
+    ]);
+  });
+  it('match the spec field by field: the CrossL2Inbox initialization', () => {
+    check(inbox, [
+      [
+        '0x6e5e214f73143df8fe6f6054a3ed7eb472d373376458a9c8aecdf23475beb616',
+        '0x4220000000000000000000000000000000000000',
+        undefined,
+        420_000,
+      ],
+      [
+        '0x88c6b48354c367125a59792a93a7b60ad7cd66e516157dbba16558c68a46d3cb',
+        ZERO,
+        '0x4200000000000000000000000000000000000022',
+        50_000,
+        '0x3659cfe6000000000000000000000000691300f512e48b463c2617b34eef1a9f82ee7dbf',
+      ],
+    ]);
+  });
+  it('deploy contracts at the spec addresses with the code hashes the spec requires', async () => {
+    await expectDeployment(
+      activation[0]!,
+      '0x0d0edd0ebd0e94d218670a8de867eb5c4d37cadd',
+      INTEROP_L2_TO_L2_MESSENGER_CODE_HASH,
+    );
+    await expectDeployment(inbox[0]!, '0x691300f512e48b463c2617b34eef1a9f82ee7dbf', INTEROP_CROSS_L2_INBOX_CODE_HASH);
   });
 });

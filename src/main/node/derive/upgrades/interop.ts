@@ -1,0 +1,57 @@
+// Interop activation block upgrade transactions (interop/derivation.md "Network Upgrade Transactions"), and the
+// CrossL2Inbox initialization the spec runs on the first block where the chain shares a dependency set with another
+// active chain ("CrossL2InboxProxy Initialization").
+import type { DepositTx } from '../../../primitives/tx/deposit/deposit.js';
+import { type BytecodeSource, requireBytecode, upgradeDeposit, upgradeToCalldata, ZERO_ADDRESS } from './common.js';
+
+export const CROSS_L2_INBOX_PROXY = '4200000000000000000000000000000000000022';
+export const L2_TO_L2_MESSENGER_PROXY = '4200000000000000000000000000000000000023';
+
+export const INTEROP_L2_TO_L2_MESSENGER_CODE_HASH =
+  '0x458925c90ec70736600bef3d6529643a0e7a0a848e62626d61314c057b4a71a9';
+export const INTEROP_CROSS_L2_INBOX_CODE_HASH = '0x0e7d028dd71bac22d1fb28966043c8d35c3232c78b7fb99fd1db112b5b60d9dd';
+
+export const INTEROP_L2_TO_L2_MESSENGER_ADDRESS = '0d0edd0ebd0e94d218670a8de867eb5c4d37cadd';
+export const INTEROP_CROSS_L2_INBOX_ADDRESS = '691300f512e48b463c2617b34eef1a9f82ee7dbf';
+
+/** The activation block's transactions: the L2ToL2CrossDomainMessenger implementation and its proxy update. */
+export function interopUpgradeTxs(code: BytecodeSource): DepositTx[] {
+  return [
+    upgradeDeposit({
+      intent: 'Interop: L2ToL2CrossDomainMessenger Deployment',
+      from: '4220000000000000000000000000000000000001',
+      gasLimit: 1_100_000,
+      data: requireBytecode(
+        code,
+        'interop-l2-to-l2-cross-domain-messenger-deployment',
+        INTEROP_L2_TO_L2_MESSENGER_CODE_HASH,
+      ),
+    }),
+    upgradeDeposit({
+      intent: 'Interop: L2ToL2CrossDomainMessenger Proxy Update',
+      from: ZERO_ADDRESS,
+      to: L2_TO_L2_MESSENGER_PROXY,
+      gasLimit: 50_000,
+      data: upgradeToCalldata(INTEROP_L2_TO_L2_MESSENGER_ADDRESS),
+    }),
+  ];
+}
+
+/** The CrossL2Inbox implementation and its proxy update, for the block that first joins a dependency set. */
+export function crossL2InboxActivationTxs(code: BytecodeSource): DepositTx[] {
+  return [
+    upgradeDeposit({
+      intent: 'Interop: CrossL2Inbox Deployment',
+      from: '4220000000000000000000000000000000000000',
+      gasLimit: 420_000,
+      data: requireBytecode(code, 'interop-cross-l2-inbox-deployment', INTEROP_CROSS_L2_INBOX_CODE_HASH),
+    }),
+    upgradeDeposit({
+      intent: 'Interop: CrossL2Inbox Proxy Update',
+      from: ZERO_ADDRESS,
+      to: CROSS_L2_INBOX_PROXY,
+      gasLimit: 50_000,
+      data: upgradeToCalldata(INTEROP_CROSS_L2_INBOX_ADDRESS),
+    }),
+  ];
+}
