@@ -27,6 +27,9 @@ Options:
   --da blobs|calldata    how the batcher posts (default blobs)
   --seq-window N         sequencing window in L1 blocks (default 200)
   --jovian               activate Jovian at genesis (default: forks through Isthmus)
+  --isthmus-at N         start from a Holocene genesis and activate Isthmus at L2 block N (N block times after
+                         genesis): the sequencer builds the upgrade block, replicas derive it from layer 1
+  --jovian-at N          with --isthmus-at: activate Jovian at L2 block N (N ≥ the Isthmus block)
   --l2-chain-id ID       L2 chain id (default 901)
   --l1 tern-exec|anvil   layer-1 program (default tern-exec). anvil (Foundry) starts from the same L1 genesis
                          with --block-time = --l1-block-time behind a small beacon proxy; the rollup nodes then
@@ -65,6 +68,8 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
       'l1-block-time': { type: 'string' },
       da: { type: 'string' },
       jovian: { type: 'boolean' },
+      'isthmus-at': { type: 'string' },
+      'jovian-at': { type: 'string' },
       'seq-window': { type: 'string' },
       'l2-chain-id': { type: 'string' },
       l1: { type: 'string' },
@@ -90,6 +95,15 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
     }
     if (values.reuse) throw new CliError('--reuse cannot be used with --l1 anvil: anvil keeps its chain in memory');
   }
+  const isthmusAt = values['isthmus-at'] === undefined ? undefined : positiveInt(values['isthmus-at'], 'isthmus-at', 1);
+  const jovianAt = values['jovian-at'] === undefined ? undefined : positiveInt(values['jovian-at'], 'jovian-at', 1);
+  if (values.jovian && (isthmusAt !== undefined || jovianAt !== undefined)) {
+    throw new CliError('--jovian (at genesis) excludes --isthmus-at and --jovian-at');
+  }
+  if (jovianAt !== undefined && isthmusAt === undefined) throw new CliError('--jovian-at needs --isthmus-at');
+  if (jovianAt !== undefined && isthmusAt !== undefined && jovianAt < isthmusAt) {
+    throw new CliError(`--jovian-at (${jovianAt}) must not be before --isthmus-at (${isthmusAt})`);
+  }
   const engine = values.engine ?? 'http';
   if (engine !== 'http' && engine !== 'in-process') {
     throw new CliError(`--engine must be http or in-process, got ${JSON.stringify(engine)}`);
@@ -112,6 +126,8 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
     existing: values.clean ? 'clean' : values.reuse ? 'reuse' : 'fail',
     dataAvailability: da,
     jovian: values.jovian ?? false,
+    isthmusAt,
+    jovianAt,
     host: '127.0.0.1',
     l1Program: l1,
     engine,

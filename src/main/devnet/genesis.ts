@@ -1,6 +1,8 @@
 // The devnet's two genesis files (geth format) and their hashes. L1: the --dev chain config with the portal and
 // system config deployed and the test accounts funded. L2: an OP chain with every fork through Isthmus (Jovian
-// optional) at genesis and the predeploys execution reads. The hashes come from the same code `tern-exec init`
+// optional) at genesis and the predeploys execution reads; or, with Isthmus (and Jovian) scheduled after genesis, a
+// Holocene genesis whose upgraded predeploys sit behind contracts-bedrock's Proxy, as on a real chain, so the
+// network-upgrade transactions can replace them. The hashes come from the same code `tern-exec init`
 // runs, so rollup.json's genesis ids are exact before any process starts.
 import { createRequire } from 'node:module';
 import { type Genesis, genesisHeader, parseGenesis } from '../exec/chain/genesis.js';
@@ -29,6 +31,10 @@ export const PREDEPLOYS = {
 } as const;
 /** Where the contracts-bedrock L1Block implementation sits behind the front (OP's implementation address scheme). */
 export const L1_BLOCK_IMPL_ADDRESS = '0xc0d3c0d3c0d3c0d3c0d3c0d3c0d3c0d3c0d30015';
+/** The GasPriceOracle implementation behind its proxy on a Holocene genesis. */
+export const GAS_PRICE_ORACLE_IMPL_ADDRESS = '0xc0d3c0d3c0d3c0d3c0d3c0d3c0d3c0d3c0d3000f';
+/** ERC-1967's implementation slot (the admin slot stays zero: the upgrade transactions call from address zero). */
+export const PROXY_IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
 
 export const FUNDING_WEI = 10n ** 22n; // 10,000 ETH per test account
 export const EIP1559 = { elasticity: 6n, denominator: 50n, denominatorCanyon: 250n } as const;
@@ -78,13 +84,31 @@ export function l1GenesisJson(opts: L1GenesisOptions): Record<string, unknown> {
   };
 }
 
+/** Seconds after L2 genesis at which Isthmus and (optionally, not before Isthmus) Jovian activate. */
+export interface ScheduledUpgrades {
+  isthmus: number;
+  jovian?: number | undefined;
+}
+
+/** Refuses a schedule the protocol cannot follow: Isthmus after genesis, Jovian not before it. */
+export function checkScheduledUpgrades(s: ScheduledUpgrades): void {
+  if (!Number.isSafeInteger(s.isthmus) || s.isthmus <= 0) {
+    throw new Error(`Isthmus must activate after genesis, got ${s.isthmus} s`);
+  }
+  if (s.jovian !== undefined && (!Number.isSafeInteger(s.jovian) || s.jovian < s.isthmus)) {
+    throw new Error(`Jovian must activate at or after Isthmus (${s.isthmus} s), got ${s.jovian} s`);
+  }
+}
+
 export interface L2GenesisOptions {
   chainId: bigint;
   /** Unix seconds; rollup.json's genesis.l2_time. */
   timestamp: number;
   gasLimit: bigint;
-  /** Jovian at genesis (off: never scheduled). */
+  /** Jovian at genesis (off: never scheduled, unless `scheduled` schedules it). */
   jovian: boolean;
+  /** Isthmus (and Jovian) after genesis, on a Holocene genesis; excludes `jovian`. */
+  scheduled?: ScheduledUpgrades | undefined;
   /** Jovian's minimum base fee (wei), written into the genesis extraData. */
   minBaseFee?: bigint;
 }
@@ -100,12 +124,13 @@ export function bedrockCode(name: string): string {
 }
 
 /** The OP chain config (geth format): op-geth maps Canyon→Shanghai, Ecotone→Cancun, Isthmus→Prague. */
-export function l2ChainConfig(opts: Pick<L2GenesisOptions, 'chainId' | 'jovian'>): Record<string, unknown> {
+export function l2ChainConfig(
+  opts: Pick<L2GenesisOptions, 'chainId' | 'jovian' | 'scheduled' | 'timestamp'>,
+): Record<string, unknown> {
   const blocks = [...GENESIS_BLOCK_FORKS, 'bedrockBlock'];
-  const times = [
+  const atGenesis = [
     'shanghaiTime',
     'cancunTime',
-    'pragueTime',
     'regolithTime',
     'canyonTime',
     'deltaTime',
@@ -113,14 +138,21 @@ export function l2ChainConfig(opts: Pick<L2GenesisOptions, 'chainId' | 'jovian'>
     'fjordTime',
     'graniteTime',
     'holoceneTime',
-    'isthmusTime',
-    ...(opts.jovian ? ['jovianTime'] : []),
   ];
+  const times: Record<string, number> = Object.fromEntries(atGenesis.map((t) => [t, 0]));
+  const s = opts.scheduled;
+  if (s === undefined) {
+    Object.assign(times, { pragueTime: 0, isthmusTime: 0 }, opts.jovian ? { jovianTime: 0 } : {});
+  } else {
+    const isthmus = opts.timestamp + s.isthmus;
+    Object.assign(times, { pragueTime: isthmus, isthmusTime: isthmus });
+    if (s.jovian !== undefined) times.jovianTime = opts.timestamp + s.jovian;
+  }
   return {
     chainId: Number(opts.chainId),
     ...Object.fromEntries(blocks.map((b) => [b, 0])),
     terminalTotalDifficulty: 0,
-    ...Object.fromEntries(times.map((t) => [t, 0])),
+    ...times,
     optimism: {
       eip1559Elasticity: Number(EIP1559.elasticity),
       eip1559Denominator: Number(EIP1559.denominator),
@@ -130,21 +162,40 @@ export function l2ChainConfig(opts: Pick<L2GenesisOptions, 'chainId' | 'jovian'>
 }
 
 export function l2GenesisJson(opts: L2GenesisOptions): Record<string, unknown> {
+  if (opts.scheduled !== undefined) {
+    if (opts.jovian) throw new Error('Jovian at genesis excludes scheduling Isthmus after genesis');
+    checkScheduledUpgrades(opts.scheduled);
+  }
   const alloc: Alloc = {};
   // op-chain-ops gives every address of the precompile range 1 wei, so none counts as empty.
   for (let i = 0; i < 256; i++) alloc[`0x${i.toString(16).padStart(40, '0')}`] = { balance: '0x1' };
   fundAccounts(alloc);
-  alloc[PREDEPLOYS.l1Block] = { balance: '0x0', code: hex(l1BlockFrontCode(BigInt(L1_BLOCK_IMPL_ADDRESS))) };
   alloc[L1_BLOCK_IMPL_ADDRESS] = { balance: '0x0', code: bedrockCode('L1Block') };
   // isEcotone and isFjord (slot 0, bytes 0 and 1): the Fjord L1-fee formula is the one in force from Fjord on.
-  alloc[PREDEPLOYS.gasPriceOracle] = {
-    balance: '0x0',
-    code: bedrockCode('GasPriceOracle'),
-    storage: { [word(0n)]: word(0x0101n) },
-  };
+  const gpoFlags = { [word(0n)]: word(0x0101n) };
+  if (opts.scheduled === undefined) {
+    alloc[PREDEPLOYS.l1Block] = { balance: '0x0', code: hex(l1BlockFrontCode(BigInt(L1_BLOCK_IMPL_ADDRESS))) };
+    alloc[PREDEPLOYS.gasPriceOracle] = { balance: '0x0', code: bedrockCode('GasPriceOracle'), storage: gpoFlags };
+  } else {
+    // Behind proxies (admin zero), as the upgrade transactions' upgradeTo calls from address zero expect; the
+    // operator fee vault's proxy has no implementation until Isthmus deploys one.
+    const proxy = bedrockCode('Proxy');
+    const behind = (impl: string) => ({ [PROXY_IMPLEMENTATION_SLOT]: word(BigInt(impl)) });
+    alloc[PREDEPLOYS.l1Block] = { balance: '0x0', code: proxy, storage: behind(L1_BLOCK_IMPL_ADDRESS) };
+    alloc[GAS_PRICE_ORACLE_IMPL_ADDRESS] = { balance: '0x0', code: bedrockCode('GasPriceOracle') };
+    alloc[PREDEPLOYS.gasPriceOracle] = {
+      balance: '0x0',
+      code: proxy,
+      storage: { ...behind(GAS_PRICE_ORACLE_IMPL_ADDRESS), ...gpoFlags },
+    };
+    alloc[PREDEPLOYS.operatorFeeVault] = { balance: '0x0', code: proxy };
+  }
   alloc[PREDEPLOYS.l2ToL1MessagePasser] = { balance: '0x0', code: bedrockCode('L2ToL1MessagePasser') };
   alloc[PREDEPLOYS.create2Deployer] = { balance: '0x0', code: hex(CREATE2_DEPLOYER_CODE) };
-  for (const a of [PREDEPLOYS.beaconRoots, PREDEPLOYS.historyStorage]) {
+  // EIP-2935's history contract comes with Isthmus: its upgrade transactions deploy it when Isthmus is scheduled.
+  const system =
+    opts.scheduled === undefined ? [PREDEPLOYS.beaconRoots, PREDEPLOYS.historyStorage] : [PREDEPLOYS.beaconRoots];
+  for (const a of system) {
     alloc[a] = { balance: '0x0', nonce: '0x1', code: SYSTEM_CONTRACTS[a] as string };
   }
   const params = { denominator: EIP1559.denominatorCanyon, elasticity: EIP1559.elasticity };

@@ -10,7 +10,7 @@ import { TernError } from '../common/errors.js';
 import { accountFor, devAccounts } from './accounts.js';
 import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
-import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson } from './genesis.js';
+import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson, type ScheduledUpgrades } from './genesis.js';
 import { freePorts } from './ports.js';
 import { describeExit, type ExitInfo, ManagedProcess, waitReady } from './process.js';
 import { engineArgs, rollupNodeArgs } from './roleArgs.js';
@@ -32,6 +32,10 @@ export interface DevnetOptions {
   /** rollup.json seq_window_size (L1 blocks): past it without batches, replicas derive deposit-only blocks. */
   seqWindow: number;
   jovian: boolean;
+  /** Isthmus at this L2 block (its timestamp) on a Holocene genesis instead of at genesis; excludes `jovian`. */
+  isthmusAt?: number | undefined;
+  /** Jovian at this L2 block, at or after `isthmusAt` (which it needs). */
+  jovianAt?: number | undefined;
   l2ChainId: bigint;
   host: string;
   readyTimeoutMs: number;
@@ -428,7 +432,13 @@ export class Devnet {
     // Start the L1 a slot in the past so its first block is sealed right away.
     const time = Math.floor(Date.now() / 1000) - o.l1BlockTime;
     const l1Json = l1GenesisJson({ timestamp: time });
-    const l2Json = l2GenesisJson({ chainId: o.l2ChainId, timestamp: time, gasLimit: L2_GAS_LIMIT, jovian: o.jovian });
+    const l2Json = l2GenesisJson({
+      chainId: o.l2ChainId,
+      timestamp: time,
+      gasLimit: L2_GAS_LIMIT,
+      jovian: o.jovian,
+      scheduled: this.#scheduled(),
+    });
     const l1Id = genesisBlockId(l1Json);
     const l2Id = genesisBlockId(l2Json);
     this.#write(FILES.l1Genesis, l1Json);
@@ -455,9 +465,23 @@ export class Devnet {
       batcher: accountFor('batcher').address,
       gasLimit: L2_GAS_LIMIT,
       jovian: o.jovian,
+      scheduled: this.#scheduled(),
       seqWindowSize: o.seqWindow,
     });
     this.#write(FILES.rollup, rollup);
+  }
+
+  /** --isthmus-at/--jovian-at as seconds after L2 genesis (block n is n block times after it). */
+  #scheduled(): ScheduledUpgrades | undefined {
+    const o = this.opts;
+    if (o.isthmusAt === undefined) {
+      if (o.jovianAt !== undefined) throw new Error('Jovian after genesis needs Isthmus after genesis too');
+      return undefined;
+    }
+    return {
+      isthmus: o.isthmusAt * o.blockTime,
+      jovian: o.jovianAt === undefined ? undefined : o.jovianAt * o.blockTime,
+    };
   }
 
   #loadFiles(): {

@@ -1,7 +1,7 @@
-// rollup.json for the devnet, in op-node's format: all forks through Isthmus at L2 genesis (Jovian optional), the
-// devnet's L1 contracts, and the genesis system config that matches the L2 genesis header.
+// rollup.json for the devnet, in op-node's format: all forks through Isthmus at L2 genesis (Jovian optional), or
+// through Holocene with Isthmus and Jovian scheduled after it, the devnet's L1 contracts, and the genesis system config that matches the L2 genesis header.
 import { encodeEip1559Params } from '../primitives/op/eip1559.js';
-import { EIP1559, L1_PORTAL_ADDRESS, L1_SYSTEM_CONFIG_ADDRESS } from './genesis.js';
+import { EIP1559, L1_PORTAL_ADDRESS, L1_SYSTEM_CONFIG_ADDRESS, type ScheduledUpgrades } from './genesis.js';
 
 /** op-devnet's L1 fee scalars (Ecotone encoding), the values op-deployer's intent file defaults to. */
 export const BASE_FEE_SCALAR = 1368n;
@@ -22,6 +22,8 @@ export interface DevnetRollupOptions {
   batcher: string;
   gasLimit: bigint;
   jovian: boolean;
+  /** Isthmus (and Jovian) after genesis, seconds after l2.time (the genesis must be l2GenesisJson's with them). */
+  scheduled?: ScheduledUpgrades | undefined;
   minBaseFee?: bigint;
   /** Default 200 L1 blocks, op-devnet's value. */
   seqWindowSize?: number;
@@ -33,8 +35,17 @@ export function batchInboxAddress(l2ChainId: bigint): string {
 }
 
 export function devnetRollupJson(o: DevnetRollupOptions): Record<string, unknown> {
-  const forks = ['regolith', 'canyon', 'delta', 'ecotone', 'fjord', 'granite', 'holocene', 'isthmus'];
-  if (o.jovian) forks.push('jovian');
+  const forks = ['regolith', 'canyon', 'delta', 'ecotone', 'fjord', 'granite', 'holocene'];
+  const times: Record<string, number> = {};
+  const s = o.scheduled;
+  if (s === undefined) {
+    forks.push('isthmus');
+    if (o.jovian) forks.push('jovian');
+  } else {
+    times.isthmus_time = o.l2.time + s.isthmus;
+    if (s.jovian !== undefined) times.jovian_time = o.l2.time + s.jovian;
+  }
+  const jovianScheduled = o.jovian || s?.jovian !== undefined;
   const eip1559 = encodeEip1559Params({ denominator: EIP1559.denominatorCanyon, elasticity: EIP1559.elasticity });
   return {
     genesis: {
@@ -48,7 +59,7 @@ export function devnetRollupJson(o: DevnetRollupOptions): Record<string, unknown
         gasLimit: Number(o.gasLimit),
         eip1559Params: `0x${Buffer.from(eip1559).toString('hex')}`,
         operatorFeeParams: `0x${'00'.repeat(32)}`,
-        ...(o.jovian ? { minBaseFee: Number(o.minBaseFee ?? 0n), daFootprintGasScalar: 0 } : {}),
+        ...(jovianScheduled ? { minBaseFee: Number(o.minBaseFee ?? 0n), daFootprintGasScalar: 0 } : {}),
       },
     },
     block_time: o.blockTime,
@@ -58,6 +69,7 @@ export function devnetRollupJson(o: DevnetRollupOptions): Record<string, unknown
     l1_chain_id: Number(o.l1ChainId),
     l2_chain_id: Number(o.l2ChainId),
     ...Object.fromEntries(forks.map((f) => [`${f}_time`, 0])),
+    ...times,
     batch_inbox_address: batchInboxAddress(o.l2ChainId),
     deposit_contract_address: L1_PORTAL_ADDRESS,
     l1_system_config_address: L1_SYSTEM_CONFIG_ADDRESS,

@@ -29,6 +29,20 @@ describe('tern-devnet command line', () => {
     expect(parseDevnetArgs(['--help'])).toBe('help');
   });
 
+  it('--isthmus-at/--jovian-at schedule the upgrades in L2 blocks, refusing impossible schedules', () => {
+    const o = parseDevnetArgs(['--workdir', '/tmp/x-devnet', '--isthmus-at', '3', '--jovian-at', '5']);
+    if (o === 'help') throw new Error('unexpected help');
+    expect(o.isthmusAt).toBe(3);
+    expect(o.jovianAt).toBe(5);
+    expect(o.jovian).toBe(false);
+    const bad = (args: string[]) => () => parseDevnetArgs(['--workdir', '/tmp/x-devnet', ...args]);
+    expect(bad(['--jovian-at', '5'])).toThrow(/--jovian-at needs --isthmus-at/);
+    expect(bad(['--isthmus-at', '5', '--jovian-at', '3'])).toThrow(/must not be before/);
+    expect(bad(['--isthmus-at', '0'])).toThrow(/--isthmus-at must be an integer ≥ 1/);
+    expect(bad(['--jovian', '--isthmus-at', '3'])).toThrow(/excludes/);
+    expect(HELP).toContain('--isthmus-at N');
+  });
+
   it('--l1 anvil runs the installed anvil binary', () => {
     const o = parseDevnetArgs(['--workdir', '/tmp/x-devnet', '--l1', 'anvil']);
     if (o === 'help') throw new Error('unexpected help');

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { accountFor, devAccounts } from '../../../../src/main/devnet/accounts.js';
 import {
+  bedrockCode,
+  GAS_PRICE_ORACLE_IMPL_ADDRESS,
   genesisBlockId,
+  L1_BLOCK_IMPL_ADDRESS,
   L1_PORTAL_ADDRESS,
   l1GenesisJson,
   l2GenesisJson,
   PREDEPLOYS,
+  PROXY_IMPLEMENTATION_SLOT,
 } from '../../../../src/main/devnet/genesis.js';
 import { devnetRollupJson } from '../../../../src/main/devnet/rollupConfig.js';
 import { ChainStore } from '../../../../src/main/exec/chain/chainStore.js';
@@ -69,6 +73,37 @@ describe('devnet genesis files', () => {
     });
   }
 
+  it('with Isthmus and Jovian scheduled: a Holocene genesis with the upgraded predeploys behind proxies', async () => {
+    const opts = {
+      chainId: 901n,
+      timestamp: T,
+      gasLimit: 30_000_000n,
+      jovian: false,
+      scheduled: { isthmus: 4, jovian: 8 },
+    };
+    const json = l2GenesisJson(opts);
+    expect(genesisBlockId(json).hash).toBe(await initHash(json));
+    const g = parseGenesis(json);
+    expect(g.config.times.holoceneTime).toBe(0n);
+    expect(g.config.times.isthmusTime).toBe(BigInt(T + 4));
+    expect(g.config.times.pragueTime).toBe(BigInt(T + 4));
+    expect(g.config.times.jovianTime).toBe(BigInt(T + 8));
+    expect(decodeOpExtraData(g.extraData).minBaseFee).toBeUndefined();
+    const proxy = bedrockCode('Proxy');
+    for (const p of [PREDEPLOYS.l1Block, PREDEPLOYS.gasPriceOracle, PREDEPLOYS.operatorFeeVault]) {
+      expect(hex(g.alloc.get(p)?.code ?? new Uint8Array()), p).toBe(proxy);
+    }
+    const impl = (p: string) => g.alloc.get(p)?.storage.get(PROXY_IMPLEMENTATION_SLOT);
+    expect(impl(PREDEPLOYS.l1Block)).toBe(BigInt(L1_BLOCK_IMPL_ADDRESS));
+    expect(impl(PREDEPLOYS.gasPriceOracle)).toBe(BigInt(GAS_PRICE_ORACLE_IMPL_ADDRESS));
+    expect(impl(PREDEPLOYS.operatorFeeVault)).toBeUndefined();
+    // Isthmus's upgrade transactions deploy the EIP-2935 contract; it must not be there before.
+    expect(g.alloc.get(PREDEPLOYS.historyStorage)).toBeUndefined();
+    expect(() => l2GenesisJson({ ...opts, jovian: true })).toThrow(/excludes/);
+    expect(() => l2GenesisJson({ ...opts, scheduled: { isthmus: 0 } })).toThrow(/after genesis/);
+    expect(() => l2GenesisJson({ ...opts, scheduled: { isthmus: 4, jovian: 2 } })).toThrow(/at or after Isthmus/);
+  });
+
   it('L1 genesis deploys the portal and system config and hashes like init', async () => {
     const json = l1GenesisJson({ timestamp: T });
     expect(genesisBlockId(json).hash).toBe(await initHash(json));
@@ -107,5 +142,30 @@ describe('devnet rollup.json', () => {
     expect(isValidEcotoneScalar(sc.scalar)).toBe(true);
     expect(hex(sc.eip1559Params)).toBe('0x000000fa00000006');
     expect(sc.gasLimit).toBe(30_000_000n);
+  });
+
+  it('schedules Isthmus and Jovian after genesis when asked', () => {
+    const l1 = genesisBlockId(l1GenesisJson({ timestamp: T }));
+    const scheduled = { isthmus: 4, jovian: 8 };
+    const l2 = genesisBlockId(
+      l2GenesisJson({ chainId: 901n, timestamp: T, gasLimit: 30_000_000n, jovian: false, scheduled }),
+    );
+    const json = devnetRollupJson({
+      l1,
+      l2,
+      l1ChainId: 1337n,
+      l2ChainId: 901n,
+      blockTime: 2,
+      batcher: accountFor('batcher').address,
+      gasLimit: 30_000_000n,
+      jovian: false,
+      scheduled,
+    });
+    const cfg = parseRollupConfig(JSON.parse(JSON.stringify(json)));
+    expect(isForkActive(cfg, 'holocene', T)).toBe(true);
+    expect(isForkActive(cfg, 'isthmus', T + 2)).toBe(false);
+    expect(isForkActive(cfg, 'isthmus', T + 4)).toBe(true);
+    expect(isForkActive(cfg, 'jovian', T + 6)).toBe(false);
+    expect(isForkActive(cfg, 'jovian', T + 8)).toBe(true);
   });
 });
