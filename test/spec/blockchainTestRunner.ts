@@ -61,6 +61,7 @@ function hexString(v: unknown, where: string): string {
 const TEST_KEYS = new Set([
   '_info',
   'blocks',
+  'config',
   'genesisBlockHeader',
   'genesisRLP',
   'lastblockhash',
@@ -152,6 +153,14 @@ const EXCEPTIONS: Record<string, RegExp> = {
   'TransactionException.NONCE_MISMATCH_TOO_LOW': invalidTx('TR_NonceTooLow'),
   'TransactionException.NONCE_MISMATCH_TOO_HIGH': invalidTx('TR_NonceTooHigh'),
   'TransactionException.SENDER_NOT_EOA': invalidTx('SenderNotEOA'),
+  // execution-spec-tests' Prague names (EIP-7702, 6110, 7002, 7251, 7685).
+  'TransactionException.TYPE_4_TX_PRE_FORK': invalidTx('TR_TypeNotSupported'),
+  'TransactionException.TYPE_4_EMPTY_AUTHORIZATION_LIST': invalidTx('TR_EmptyAuthList'),
+  'TransactionException.TYPE_4_TX_CONTRACT_CREATION': /: TX_DECODE: type-4 transaction cannot create a contract/,
+  'TransactionException.INVALID_DEPOSIT_EVENT_LAYOUT': /is invalid: deposit event (has \d+ bytes|field \d+: bad)/,
+  'BlockException.INVALID_REQUESTS': /requests hash mismatch/,
+  'BlockException.SYSTEM_CONTRACT_EMPTY': /(withdrawal|consolidation) request contract 0x[0-9a-f]{40} has no code/,
+  'BlockException.SYSTEM_CONTRACT_CALL_FAILED': /(withdrawal|consolidation) request system call failed/,
 };
 
 const BLOCK_FORKS_TO_MERGE = [
@@ -184,11 +193,18 @@ const NETWORKS: Record<string, Partial<Record<(typeof TIME_FORKS)[number], numbe
   CancunToPragueAtTime15k: { shanghaiTime: 0, cancunTime: 0, pragueTime: 15_000 },
 };
 
+/** The forks an EEST `config.blobSchedule` may name (its keys are the fork names, capitalised). */
+const BLOB_SCHEDULE_FORKS = new Set(['Cancun', 'Prague', 'Osaka']);
+const CONFIG_KEYS = new Set(['blobSchedule', 'chainid', 'network']);
+const BLOB_PARAMS_KEYS = new Set(['baseFeeUpdateFraction', 'max', 'target']);
+
 /**
  * geth's chain config for a BlockchainTests `network` (tests/init.go): chain id 1, every block fork at 0, the merge
- * at genesis (terminal total difficulty 0), the time forks the name lists. Throws on a name it does not know.
+ * at genesis (terminal total difficulty 0), the time forks the name lists. EEST fixtures also carry a `config`
+ * (their own network name, chain id and blob schedule), which then sets the chain id and blob parameters.
+ * Throws on a name or field it does not know.
  */
-export function networkConfig(network: string): ChainConfig {
+export function networkConfig(network: string, eestConfig?: unknown): ChainConfig {
   const times = NETWORKS[network];
   if (times === undefined) {
     throw new FixtureShapeError(
@@ -199,6 +215,20 @@ export function networkConfig(network: string): ChainConfig {
   for (const f of BLOCK_FORKS_TO_MERGE) raw[f] = 0;
   for (const f of TIME_FORKS) if (times[f] !== undefined) raw[f] = times[f];
   if (times.pragueTime !== undefined) raw.depositContractAddress = '0x00000000219ab540356cbb839cbe05303d7705fa';
+  if (eestConfig !== undefined) {
+    checkKeys(eestConfig, CONFIG_KEYS, 'config');
+    shape(eestConfig.network === network, 'config', `network ${JSON.stringify(eestConfig.network)} != ${network}`);
+    raw.chainId = hexString(eestConfig.chainid, 'config chainid');
+    if (eestConfig.blobSchedule !== undefined) {
+      checkKeys(eestConfig.blobSchedule, BLOB_SCHEDULE_FORKS, 'config blobSchedule');
+      const schedule: Record<string, unknown> = {};
+      for (const [fork, params] of Object.entries(eestConfig.blobSchedule)) {
+        checkKeys(params, BLOB_PARAMS_KEYS, `config blobSchedule ${fork}`);
+        schedule[fork.toLowerCase()] = params;
+      }
+      raw.blobSchedule = schedule;
+    }
+  }
   return parseChainConfig(raw);
 }
 
@@ -319,7 +349,7 @@ export async function runBlockchainTest(name: string, test: unknown): Promise<Te
   checkKeys(test, TEST_KEYS, name);
   shape(typeof test.network === 'string', name, 'network: expected a string');
   shape(SEAL_ENGINES.has(String(test.sealEngine)), name, `unknown sealEngine ${JSON.stringify(test.sealEngine)}`);
-  const config = networkConfig(test.network);
+  const config = networkConfig(test.network, test.config);
   const g = test.genesisBlockHeader;
   checkKeys(g, HEADER_KEYS, `${name} genesisBlockHeader`);
   shape(Array.isArray(test.blocks), name, 'blocks: expected a list');

@@ -388,9 +388,11 @@ async function applyUntraced(block: BlockContext, tx: TransactionLike, sender: A
   if (gasLimit < intrinsic) {
     throw reject('TR_IntrinsicGas', `intrinsic gas too low: have ${gasLimit}, want ${intrinsic}`);
   }
+  // EIP-7623 makes the calldata floor part of the intrinsic-gas rule (a limit below it is invalid as one below the
+  // intrinsic cost is), so it shares that rule's code; the message stays geth's.
   const floor = rules.prague ? floorDataGas(tx.data) : 0n;
   if (gasLimit < floor) {
-    throw reject('TR_FloorDataGas', `insufficient gas for floor data gas cost: have ${gasLimit}, want ${floor}`);
+    throw reject('TR_IntrinsicGas', `insufficient gas for floor data gas cost: have ${gasLimit}, want ${floor}`);
   }
   if (rules.shanghai && isCreate && tx.data.length > MAX_INITCODE_SIZE) {
     throw reject(
