@@ -1,4 +1,5 @@
-// Runs ethereum/tests GeneralStateTests cases (post.Cancun) through tern's state transition, following geth's
+// Runs state tests (ethereum/tests GeneralStateTests post.Cancun, execution-spec-tests post.Prague) through tern's
+// state transition, following geth's
 // tests/state_test_util.go: build `pre`, decode the case's `txbytes`, apply it on a fresh flat state over the
 // pre-state, touch the coinbase with a zero reward (EIP-158 removes it if it is empty), then compare the root of
 // pre-state + diff with `hash` and keccak(rlp(logs)) with `logs`. Cases with `expectException` must be rejected
@@ -18,11 +19,12 @@ import { FlatState } from '../../src/main/exec/state/flatState.js';
 import { bigintToMinimalBytes, fromHex, toHexKey } from '../../src/main/exec/state/hex.js';
 import type { AccountRecord, StateDiff, StateReader } from '../../src/main/exec/state/interface.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
+import { DEFAULT_BLOB_SCHEDULE } from '../../src/main/primitives/chainConfig.js';
 import { rlpEncode } from '../../src/main/primitives/rlp.js';
 import { EMPTY_TRIE_ROOT, secureTrieRoot, type TrieEntry } from '../../src/main/primitives/trie/root.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
 
-/** The networks a state test's `post` may list (only Cancun is run). */
+/** The networks a state test's `post` may list (a runner runs one of STATE_NETWORKS). */
 const KNOWN_NETWORKS = new Set([
   'Frontier',
   'Homestead',
@@ -42,7 +44,11 @@ const KNOWN_NETWORKS = new Set([
   'Prague',
   'Osaka',
 ]);
+/** The networks the runner can run, with the ethereumjs hardfork of each. */
+export const STATE_NETWORKS = { Cancun: Hardfork.Cancun, Prague: Hardfork.Prague } as const;
+export type StateNetwork = keyof typeof STATE_NETWORKS;
 const TEST_KEYS = new Set(['_info', 'env', 'post', 'pre', 'transaction', 'config']);
+const CONFIG_KEYS = new Set(['blobSchedule', 'chainid']);
 const ENV_KEYS = new Set([
   'currentBaseFee',
   'currentCoinbase',
@@ -71,8 +77,10 @@ const TX_KEYS = new Set([
   'maxPriorityFeePerGas',
   'blobVersionedHashes',
   'maxFeePerBlobGas',
+  'authorizationList',
 ]);
-const POST_KEYS = new Set(['hash', 'indexes', 'logs', 'txbytes', 'expectException']);
+/** `state` (EEST: the full post-state) is checked through its root, `hash`. */
+const POST_KEYS = new Set(['hash', 'indexes', 'logs', 'txbytes', 'expectException', 'state']);
 const ACCOUNT_KEYS = new Set(['balance', 'code', 'nonce', 'storage']);
 
 /** ethereum/tests exception name → the codes tern rejects such a transaction with. */
@@ -92,6 +100,10 @@ const EXCEPTION_CODES: Record<string, readonly string[]> = {
   'TransactionException.SENDER_NOT_EOA': ['SenderNotEOA'],
   'TransactionException.NONCE_IS_MAX': ['TR_NonceHasMaxValue'],
   'TransactionException.GAS_ALLOWANCE_EXCEEDED': ['TR_GasLimitReached'],
+  // EIP-7623's floor is part of the intrinsic-gas rule: tern gives both the same code.
+  'TransactionException.INTRINSIC_GAS_BELOW_FLOOR_GAS_COST': ['TR_IntrinsicGas'],
+  'TransactionException.TYPE_4_TX_CONTRACT_CREATION': ['TX_DECODE'],
+  'TransactionException.TYPE_4_EMPTY_AUTHORIZATION_LIST': ['TR_EmptyAuthList', 'TX_DECODE'],
 };
 
 interface Secp256k1 {
@@ -236,9 +248,9 @@ export class MemoryStateReader implements StateReader {
   }
 }
 
-/** The outcome of one post.Cancun case. */
+/** The outcome of one post.<network> case. */
 export interface CaseOutcome {
-  /** file (relative to GeneralStateTests) / test name / Cancun index, with the data/gas/value indexes. */
+  /** file (relative to the fixture root) / test name / network and index, with the data/gas/value indexes. */
   id: string;
   ok: boolean;
   /** Why it failed: expected vs got. */
@@ -252,23 +264,25 @@ export interface CaseOutcome {
   gas?: bigint;
 }
 
-/** Shared machinery: one Common, one flat state and one executor, reused for every case. */
+/** Shared machinery: one Common, one flat state and one executor, reused for every case of one network. */
 export class StateTestRunner {
   private constructor(
+    readonly network: StateNetwork,
     private readonly common: Common,
     private readonly state: FlatState,
     private readonly executor: Executor,
   ) {}
 
-  static async create(): Promise<StateTestRunner> {
-    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun, customCrypto: { kzg: createKzg() } });
+  static async create(network: StateNetwork = 'Cancun'): Promise<StateTestRunner> {
+    const hardfork = STATE_NETWORKS[network];
+    const common = new Common({ chain: Mainnet, hardfork, customCrypto: { kzg: createKzg() } });
     const state = new FlatState(new MemoryStateReader({}, 'empty'));
     const executor = await Executor.create({ common, state });
-    return new StateTestRunner(common, state, executor);
+    return new StateTestRunner(network, common, state, executor);
   }
 
   /**
-   * Runs every post.Cancun case of one fixture file. Throws FixtureShapeError on a fixture it cannot read. With
+   * Runs every post.<network> case of one fixture file. Throws FixtureShapeError on a fixture it cannot read. With
    * `skip` set, the file is read and checked but its cases are not executed: each comes back not ok, skipped.
    */
   async runFile(path: string, root: string, skip?: string): Promise<CaseOutcome[]> {
@@ -287,15 +301,17 @@ export class StateTestRunner {
       checkKeys(test.env, ENV_KEYS, `${where} env`);
       checkKeys(test.transaction, TX_KEYS, `${where} transaction`);
       checkKeys(test.post, KNOWN_NETWORKS, `${where} post`);
-      const cases = (test.post as Json).Cancun;
+      const net = this.network;
+      const cases = (test.post as Json)[net];
       if (cases === undefined) continue;
-      shape(Array.isArray(cases), where, 'post.Cancun: expected a list');
+      shape(Array.isArray(cases), where, `post.${net}: expected a list`);
+      if (test.config !== undefined) checkConfig(test.config, net, where);
       const pre = new MemoryStateReader(test.pre, where);
       for (let i = 0; i < cases.length; i++) {
         const post: unknown = cases[i];
-        checkKeys(post, POST_KEYS, `${where} post.Cancun[${i}]`);
+        checkKeys(post, POST_KEYS, `${where} post.${net}[${i}]`);
         if (skip !== undefined) {
-          outcomes.push({ id: `${where} Cancun[${i}]`, ok: false, skipped: skip, ms: 0 });
+          outcomes.push({ id: `${where} ${net}[${i}]`, ok: false, skipped: skip, ms: 0 });
           continue;
         }
         const started = performance.now();
@@ -316,7 +332,7 @@ export class StateTestRunner {
   ): Promise<CaseOutcome> {
     const ix = post.indexes as Json;
     checkKeys(ix, new Set(['data', 'gas', 'value']), `${where} indexes`);
-    const id = `${where} Cancun[${index}] (d${ix.data} g${ix.gas} v${ix.value})`;
+    const id = `${where} ${this.network}[${index}] (d${ix.data} g${ix.gas} v${ix.value})`;
     const fail = (reason: string): CaseOutcome => ({ id, ok: false, reason, ms: 0 });
     const expected = post.expectException === undefined ? undefined : String(post.expectException);
     const env = test.env as Json;
@@ -347,7 +363,7 @@ export class StateTestRunner {
     const block = this.executor.startBlock(
       createBlockEnv({
         common: this.common,
-        hardfork: Hardfork.Cancun,
+        hardfork: STATE_NETWORKS[this.network],
         number: hexInt(env.currentNumber, `${id} currentNumber`),
         timestamp: hexInt(env.currentTimestamp, `${id} currentTimestamp`),
         coinbase: new Address(hexBytes(env.currentCoinbase, `${id} currentCoinbase`)),
@@ -412,6 +428,34 @@ export class StateTestRunner {
       problems.push(`logs hash: expected ${post.logs}, got ${logsHash}`);
     if (problems.length > 0) return { ...fail(`${problems.join('; ')}\n      ${describeDiff(diff, pre)}`), gas };
     return { id, ok: true, ms: 0, gas };
+  }
+}
+
+/**
+ * An EEST `config`: the runner's chain (id 1, mainnet's blob parameters) must be the one the fixture was filled
+ * for, or the fixture is of a shape it cannot run.
+ */
+function checkConfig(config: unknown, network: StateNetwork, where: string): void {
+  checkKeys(config, CONFIG_KEYS, `${where} config`);
+  shape(hexInt(config.chainid, `${where} config chainid`) === 1n, where, 'config chainid: only chain id 1 is run');
+  const schedule = config.blobSchedule;
+  if (schedule === undefined) return;
+  checkKeys(schedule, KNOWN_NETWORKS, `${where} config blobSchedule`);
+  const forks: StateNetwork[] = network === 'Prague' ? ['Cancun', 'Prague'] : ['Cancun'];
+  for (const fork of forks) {
+    const p = schedule[fork];
+    if (p === undefined) continue;
+    const at = `${where} config blobSchedule ${fork}`;
+    checkKeys(p, new Set(['baseFeeUpdateFraction', 'max', 'target']), at);
+    const want = DEFAULT_BLOB_SCHEDULE[fork.toLowerCase()];
+    shape(
+      want !== undefined &&
+        hexInt(p.target, at) === BigInt(want.target) &&
+        hexInt(p.max, at) === BigInt(want.max) &&
+        hexInt(p.baseFeeUpdateFraction, at) === want.baseFeeUpdateFraction,
+      at,
+      `blob parameters other than mainnet's (${JSON.stringify(p)})`,
+    );
   }
 }
 
@@ -658,6 +702,78 @@ export function defineGeneralStateTests(shard: number, shards: number): void {
       expect(outcomes.length).toBeGreaterThan(0);
       const passed = outcomes.filter((o) => o.ok).length;
       expect(passed / outcomes.length).toBeGreaterThanOrEqual(MIN_PASS_RATE);
+    });
+  });
+}
+
+/** One network's cases of a folder of execution-spec-tests state fixtures (each subfolder an EIP). */
+export interface EestStateSuite {
+  label: string;
+  dir: string;
+  network: StateNetwork;
+  /** How many fixture files and post.<network> cases the folder holds: a changed fixture set fails loudly. */
+  files: number;
+  cases: number;
+  /** Report name under test-results/ (without .txt). */
+  report: string;
+}
+
+/**
+ * Defines a suite over EEST state fixtures: one `it` per folder (a fixture of an unknown shape fails it), then one
+ * `it` that prints the report and requires every case to pass, each rejection for the rule the fixture names.
+ * STATE_TESTS=<substring> narrows a local run.
+ */
+export function defineEestStateTests(s: EestStateSuite): void {
+  const filter = process.env.STATE_TESTS;
+  const byFolder = new Map<string, string[]>();
+  for (const f of listFixtures(s.dir)) {
+    if (filter !== undefined && !f.includes(filter)) continue;
+    const folder = relative(s.dir, f).split(sep).slice(0, -1).join('/');
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), f]);
+  }
+  const files = [...byFolder.values()].reduce((n, l) => n + l.length, 0);
+  const outcomes: CaseOutcome[] = [];
+  const shapeErrors: string[] = [];
+  let runner: StateTestRunner;
+  const started = performance.now();
+
+  describe(s.label, () => {
+    beforeAll(async () => {
+      runner = await StateTestRunner.create(s.network);
+    });
+
+    it('finds the fixtures', () => {
+      if (filter === undefined) expect(files).toBe(s.files);
+      else expect(files).toBeGreaterThan(0);
+    });
+
+    for (const [folder, list] of byFolder) {
+      it(folder, { timeout: 3_600_000 }, async () => {
+        const errors: string[] = [];
+        for (const file of list) {
+          try {
+            outcomes.push(...(await runner.runFile(file, s.dir)));
+          } catch (err) {
+            errors.push(`${relative(s.dir, file)}: ${(err as Error).message}`);
+          }
+        }
+        shapeErrors.push(...errors);
+        expect(errors, 'fixtures of an unknown shape').toEqual([]);
+      });
+    }
+
+    it('passes every case', () => {
+      const text = report(s.label, outcomes, files, (performance.now() - started) / 1000);
+      process.stdout.write(text);
+      if (filter === undefined) {
+        mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+        writeFileSync(join(ROOT, 'test-results', `${s.report}.txt`), text);
+        expect(outcomes.length).toBe(s.cases);
+      }
+      expect(shapeErrors).toEqual([]);
+      expect(outcomes.filter((o) => !o.ok).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);
+      // A rejection must also name the fixture's rule, not another one.
+      expect(outcomes.filter((o) => o.otherReason !== undefined).map((o) => `${o.id}: ${o.otherReason}`)).toEqual([]);
     });
   });
 }
