@@ -114,4 +114,26 @@ describe('attributes builder', () => {
     expect(l1info.format).toBe('jovian');
     expect(l1info.daFootprintGasScalar).toBe(400n);
   });
+
+  // Each fork's activation block (L2 time 1010 here) appends that fork's upgrade transactions after the L1 info,
+  // built from the bundled bytecode; the L1 info keeps the previous fork's format.
+  for (const [fork, count, first, format] of [
+    ['isthmus', 8, '0x3b2d0821ca2411ad5cd3595804d1213d15737188ae4cbd58aa19c821a6c211bf', 'ecotone'],
+    ['jovian', 5, '0x98faf23b9795967bc0b1c543144739d50dba3ea40420e77ad6ca9848dbfb62e8', 'isthmus'],
+    ['interop', 2, '0xf5484697c7a9a791db32a3bf0763bf2ba686c77ae7d4c0a5ee8c222a92a8dcc2', 'jovian'],
+  ] as const) {
+    it(`builds the ${fork} activation block with its upgrade transactions`, async () => {
+      const forks = ['ecotone', 'fjord', 'granite', 'holocene', 'isthmus', 'jovian', 'interop'];
+      const times = Object.fromEntries(forks.map((f) => [`${f}_time`, f === fork ? 1010 : 0]));
+      for (const later of forks.slice(forks.indexOf(fork) + 1)) delete times[`${later}_time`];
+      const b = new AttributesBuilder(testRollupConfig(times), l1, { systemConfigByL2Hash: async () => sc });
+      const at = await b.prepare({ ...parent, timestamp: 1008 }, { number: 100, hash: hh(100) });
+      const txs = at.transactions.map((t) => decodeDepositTx(t));
+      expect(txs).toHaveLength(1 + count);
+      expect(decodeL1InfoCalldata(txs[0]!.data).format).toBe(format);
+      expect(toHex(txs[1]!.sourceHash)).toBe(first);
+      const next = await b.prepare({ ...parent, timestamp: 1010 }, { number: 100, hash: hh(100) });
+      expect(next.transactions).toHaveLength(1);
+    });
+  }
 });
