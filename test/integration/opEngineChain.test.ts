@@ -4,9 +4,9 @@
 // network-upgrade deposits, forced user transactions, noTxPool, gasLimit, eip1559Params), engine_getPayloadV2/V3/V4,
 // engine_newPayloadV2/V3/V4, then a forkchoice update to the new block. Forks activate at chosen timestamps:
 // Regolith (genesis) → Canyon → Ecotone (with its upgrade transactions and the contracts-bedrock 0.17.1 bytecode) →
-// Fjord (its upgrade, 0.17.3) → Granite → Holocene → Isthmus (no registry holds its contracts: the activation block
-// carries this test's own deposits — the devnet's Isthmus L1-info front for the L1Block proxy, and EIP-2935's own
-// deployment). After every block, balances (sender, recipient, depositors, the message passer) and the four fee vaults
+// Fjord (its upgrade, 0.17.3) → Granite → Holocene → Isthmus (the activation block carries this test's own
+// deposits — the devnet's Isthmus L1-info front for the L1Block proxy, and EIP-2935's own deployment; the spec's
+// Isthmus upgrade transactions run in test/e2e/devnetUpgrades.test.ts). After every block, balances (sender, recipient, depositors, the message passer) and the four fee vaults
 // are compared with numbers computed here from the spec formulas; base fees, Holocene extraData and Isthmus
 // withdrawalsRoot/requestsHash are checked in the built headers.
 import { createHash } from 'node:crypto';
@@ -177,7 +177,7 @@ function userDeposit(n: number, logIndex: number, from: string, mint: bigint, va
   });
 }
 
-/** The Isthmus activation's contract changes this chain can make without the unpublished bytecode. */
+/** A stand-in for the Isthmus activation's contract changes: the L1-info front and EIP-2935's deployment. */
 function isthmusUpgrade(): Uint8Array[] {
   return [
     encodeDepositTx({
