@@ -1,11 +1,12 @@
 // Batch validity (derivation.md "Batch Queue", delta/span-batches.md "Span batch validation", holocene/derivation.md
 // "Span Batches" and "Batch Queue", isthmus/derivation.md "Activation", jovian/derivation.md "Activation Block
-// Rules"). Pure functions over the buffered L1 origins and the safe head; the only I/O is the L2 lookups a span
+// Rules", interop/derivation.md "Activation Block"). Pure functions over the buffered L1 origins and the safe head; the only I/O is the L2 lookups a span
 // batch overlapping the safe chain needs. Holocene rules apply by the batch's L1 inclusion block time.
 import type { L1BlockRef, L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import {
   isDelta,
   isHolocene,
+  isInteropActivationBlock,
   isIsthmus,
   isJovianActivationBlock,
   maxSequencerDrift,
@@ -117,6 +118,9 @@ export function checkSingularBatch(
   }
   if (isJovianActivationBlock(cfg, batch.timestamp) && batch.transactions.length > 0) {
     return drop('Jovian activation block must not carry transactions');
+  }
+  if (isInteropActivationBlock(cfg, batch.timestamp) && batch.transactions.length > 0) {
+    return drop('Interop activation block must not carry transactions');
   }
   return checkTransactions(cfg, batch.timestamp, batch.transactions);
 }

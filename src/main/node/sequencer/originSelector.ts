@@ -57,7 +57,7 @@ export function chooseOrigin(
 export function noTxPoolFor(cfg: RollupConfig, l2Time: number, origin: L1BlockRef, recover: boolean): boolean {
   if (recover) return true;
   if (l2Time > origin.timestamp + maxSequencerDrift(cfg, origin.timestamp)) return true;
-  const upgradeForks: OpFork[] = ['ecotone', 'fjord', 'isthmus', 'jovian'];
+  const upgradeForks: OpFork[] = ['ecotone', 'fjord', 'isthmus', 'jovian', 'interop'];
   return upgradeForks.some((f) => isActivationBlock(cfg, f, l2Time));
 }
 

@@ -103,6 +103,29 @@ describe('singular batch validity', () => {
     expect(v(batch(), jovian)).toBe('drop');
     expect(v(batch({ transactions: [] }), jovian)).toBe('accept');
   });
+  it('drops an interop activation block batch that carries transactions', () => {
+    const interop = testRollupConfig({
+      ecotone_time: 0,
+      fjord_time: 0,
+      granite_time: 0,
+      holocene_time: 0,
+      isthmus_time: 0,
+      jovian_time: 0,
+      interop_time: 1012,
+    });
+    expect(v(batch(), interop)).toBe('drop');
+    expect(v(batch({ transactions: [] }), interop)).toBe('accept');
+    const after = testRollupConfig({
+      ecotone_time: 0,
+      fjord_time: 0,
+      granite_time: 0,
+      holocene_time: 0,
+      isthmus_time: 0,
+      jovian_time: 0,
+      interop_time: 0,
+    });
+    expect(v(batch(), after)).toBe('accept');
+  });
 });
 
 describe('span batch prefix', () => {

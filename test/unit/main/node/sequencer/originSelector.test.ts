@@ -73,6 +73,18 @@ describe('noTxPoolFor', () => {
     const up = testConfig({ fjord_time: 2000 });
     expect(noTxPoolFor(up, 2000, l1(83), false)).toBe(true);
     expect(noTxPoolFor(up, 2002, l1(83), false)).toBe(false);
+    // Interop's activation block takes no pool transactions either (interop/derivation.md "Activation Block").
+    const interop = testConfig({
+      ecotone_time: 0,
+      fjord_time: 0,
+      granite_time: 0,
+      holocene_time: 0,
+      isthmus_time: 0,
+      jovian_time: 0,
+      interop_time: 2000,
+    });
+    expect(noTxPoolFor(interop, 2000, l1(83), false)).toBe(true);
+    expect(noTxPoolFor(interop, 2002, l1(83), false)).toBe(false);
   });
 });
 
