@@ -82,7 +82,10 @@ export interface HttpRpcServerOptions {
   idleTimeoutMs?: number | undefined;
   /** On stop(), how long running HTTP requests may finish before connections are cut. */
   stopGraceMs?: number | undefined;
-  /** Extra plain HTTP handlers by exact path, served before the RPC handler. */
+  /**
+   * Extra plain HTTP handlers, served before the RPC handler. As in Go's ServeMux, a path ending in `/` also
+   * serves everything below it, and the longest matching path wins.
+   */
   routes?: Readonly<Record<string, HttpRoute>> | undefined;
   /** Label in log lines (e.g. `auth`). */
   name?: string | undefined;
@@ -327,7 +330,7 @@ export class HttpRpcServer {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const query = q === -1 ? '' : url.slice(q + 1);
-    const route = this.#opts.routes?.[path];
+    const route = this.#opts.routes && matchRoute(this.#opts.routes, path);
     if (route) {
       route(req, res);
       return;
@@ -491,6 +494,17 @@ export class HttpRpcServer {
       this.#wsConns.add(served);
     });
   }
+}
+
+/** The route for `path`: an exact match, else the longest subtree route (`/x/`) above it. */
+export function matchRoute(routes: Readonly<Record<string, HttpRoute>>, path: string): HttpRoute | undefined {
+  const exact = routes[path];
+  if (exact) return exact;
+  let best: string | undefined;
+  for (const key of Object.keys(routes)) {
+    if (key.endsWith('/') && path.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
+  }
+  return best === undefined ? undefined : routes[best];
 }
 
 /** Reads a request body, keeping at most `limit` bytes (geth reads through an io.LimitReader). */
