@@ -336,6 +336,6 @@ describe('the rest of the schema', () => {
       const r = await run(q);
       expect(r.status, q).toBe(400);
     }
-    expect((await run('{block(number:1, hash:"0x' + '11'.repeat(32) + '"){number}}')).status).toBe(400);
+    expect((await run(`{block(number:1, hash:"0x${'11'.repeat(32)}"){number}}`)).status).toBe(400);
   });
 });
