@@ -26,6 +26,8 @@ import type { TernTxPool } from '../txpool/pool.js';
 
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 const ZERO_ADDRESS = `0x${'00'.repeat(20)}`;
+/** Headers `blocks` reads between two turns of the event loop. */
+const BLOCKS_PER_SLICE = 256;
 
 /** What the GraphQL service reads through. */
 export interface GraphqlDeps {
@@ -777,7 +779,8 @@ export class Root {
     return ref ? new BlockNode(this.req, { blockNumber: number, requireCanonical: false }, ref) : null;
   }
 
-  blocks(args: { from?: bigint | null; to?: bigint | null }): BlockNode[] {
+  /** Headers are read in slices with the event loop let through between them: a long range never stalls RPC. */
+  async blocks(args: { from?: bigint | null; to?: bigint | null }): Promise<BlockNode[]> {
     if (args.from === undefined || args.from === null) throw serverError('from block number must be specified');
     const view = this.req.view();
     const resolve = (n: bigint): bigint => {
@@ -794,6 +797,7 @@ export class Root {
       const ref = view.headerByNumber(n);
       if (!ref) break; // the blocks after a missing one are missing too
       out.push(new BlockNode(this.req, { blockNumber: n, requireCanonical: false }, ref));
+      if (out.length % BLOCKS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
       this.req.checkAborted();
     }
     return out;

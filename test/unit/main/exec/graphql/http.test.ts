@@ -2,7 +2,10 @@
 // 404 when GraphQL is off, 413 past 5 MiB), its own virtual hosts and CORS, gzip, and the query page.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildGraphqlChain, type GraphqlTestChain, serveHttp } from './chain.js';
+import { HttpRpcServer } from '../../../../../src/main/common/rpc/http.js';
+import type { RpcHandler } from '../../../../../src/main/common/rpc/registry.js';
+import { graphqlRoutes } from '../../../../../src/main/exec/graphql/http.js';
+import { buildGraphqlChain, type GraphqlTestChain, logger, serveHttp } from './chain.js';
 
 let chain: GraphqlTestChain;
 let server: Awaited<ReturnType<typeof serveHttp>>;
@@ -146,6 +149,44 @@ describe('GraphQL on the HTTP-RPC listener', () => {
   it('keeps JSON-RPC on /', async () => {
     const res = await post('/', '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}');
     expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x2' });
+  });
+});
+
+describe('the request timeout', () => {
+  it('answers `request timed out` once the timeout passes and cancels the resolvers, as geth does', async () => {
+    let cancelled: Promise<boolean> | undefined;
+    // eth_gasPrice made slow: it resolves after 300 ms, or reports the cancellation it sees.
+    const slowGasPrice: RpcHandler = (_params, ctx) => {
+      cancelled = new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), 300);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      return cancelled.then(() => '0x1');
+    };
+    const deps = {
+      ...chain.deps,
+      method: (name: string) => (name === 'eth_gasPrice' ? slowGasPrice : chain.registry.lookupMethod(name)),
+    };
+    const server = new HttpRpcServer(
+      { host: '127.0.0.1', port: 0, http: {}, routes: graphqlRoutes(deps, { requestTimeoutMs: 50 }, logger) },
+      { registry: chain.registry, logger },
+    );
+    const { url } = await server.start();
+    try {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"{gasPrice}"}',
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('{"errors":[{"message":"request timed out"}]}');
+      expect(await cancelled).toBe(true);
+    } finally {
+      await server.stop();
+    }
   });
 });
 
