@@ -76,7 +76,11 @@ export interface GraphqlTestChain {
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-export async function buildGraphqlChain(): Promise<GraphqlTestChain> {
+/**
+ * `blobs: true` adds block 3: an EIP-1559 transfer and a blob transaction (consensus form, one versioned hash) from
+ * KEY2, for the fee and blob fields.
+ */
+export async function buildGraphqlChain(opts: { blobs?: boolean } = {}): Promise<GraphqlTestChain> {
   const db = await openDatabase({ engine: 'memory' });
   const store = new ChainStore(db);
   await store.initGenesis(parseGenesis(genesisJson()));
@@ -140,6 +144,29 @@ export async function buildGraphqlChain(): Promise<GraphqlTestChain> {
     ),
   );
   const b2 = await seal({ timestamp: 20n, transactions: calls.map(bytes) });
+  if (opts.blobs) {
+    const fees = { maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_500_000_000n };
+    const transfer = await KEY2.signTransaction({
+      type: 'eip1559',
+      chainId: 1337,
+      nonce: 3,
+      to: DAD,
+      value: 7n,
+      gas: 50_000n,
+      ...fees,
+    });
+    const blob = await KEY2.signTransaction({
+      type: 'eip4844',
+      chainId: 1337,
+      nonce: 4,
+      to: DAD,
+      gas: 50_000n,
+      ...fees,
+      maxFeePerBlobGas: 10n,
+      blobVersionedHashes: [`0x01${'11'.repeat(31)}`],
+    });
+    await seal({ timestamp: 30n, transactions: [bytes(transfer), bytes(blob)] });
+  }
 
   const backend = new ExecRpcBackend(db, store.config(), { gasCap: 1_000_000n }, logger);
   const pool = await TernTxPool.open(dbPoolChain(db, store.config()), {}, { logger });
