@@ -55,7 +55,8 @@ export interface WsRpcOptions {
 }
 
 /** A plain HTTP handler mounted at an exact path (e.g. op-node's /healthz). */
-export type HttpRoute = (req: IncomingMessage, res: ServerResponse) => void;
+/** A plain HTTP handler; one that returns a promise is waited for on stop(), like a running JSON-RPC request. */
+export type HttpRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface HttpRpcServerOptions {
   /** Listening address; `localhost` binds 127.0.0.1 (Go prefers IPv4), empty binds every interface. */
@@ -332,7 +333,11 @@ export class HttpRpcServer {
     const query = q === -1 ? '' : url.slice(q + 1);
     const route = this.#opts.routes && matchRoute(this.#opts.routes, path);
     if (route) {
-      route(req, res);
+      const done = route(req, res);
+      if (done instanceof Promise) {
+        this.#inflight.add(done);
+        void done.finally(() => this.#inflight.delete(done));
+      }
       return;
     }
     const http = this.#http;

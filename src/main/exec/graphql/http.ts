@@ -232,7 +232,8 @@ export function graphqlHandler(deps: GraphqlDeps, opts: GraphqlHttpOptions, logg
       }
       corsActualHeaders(cors, method, req.headers, (k, v) => res.setHeader(k, v));
     }
-    serve(req, res).catch((err: unknown) => {
+    // Returned so that the listener's stop() waits for it (the database must outlive the resolvers).
+    return serve(req, res).catch((err: unknown) => {
       logger.error('GraphQL request failed', { err: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) textError(res, 500, 'internal error');
       else res.end();
