@@ -329,7 +329,7 @@ export class Transaction {
     if (baseFee === undefined) return r.tx.gasPrice ?? r.tx.maxFeePerGas ?? 0n;
     if (r.tx.deposit) return 0n; // op-geth: a deposit tips nothing
     const tip = effectiveTip(r.tx, baseFee);
-    if (tip < 0n) throw serverError('max fee per gas less than block base fee');
+    if (tip < 0n) throw serverError('fee cap less than block base fee');
     return tip;
   }
 
