@@ -1,6 +1,7 @@
 // The list of benchmark suites `npm run bench` knows. Each suite lives in its own file.
 import { blobsSuite } from './blobs.js';
 import { derivationSuite } from './derivation.js';
+import { graphqlSuite } from './graphql.js';
 import { keccakSuite } from './keccak.js';
 import { loggerSuite } from './logger.js';
 import { poolSuite } from './pool.js';
@@ -18,4 +19,5 @@ export const SUITES: BenchSuite[] = [
   precompilesSuite,
   derivationSuite,
   prunerSuite,
+  graphqlSuite,
 ];

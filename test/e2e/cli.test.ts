@@ -82,9 +82,9 @@ describe('bad values of every kind', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not supported yet: --p2p\.static/);
-    const i = run('tern-exec', ['--graphql']);
+    const i = run('tern-exec', ['--usb']);
     expect(i.code).toBe(2);
-    expect(i.stderr).toMatch(/not supported yet: --graphql/);
+    expect(i.stderr).toMatch(/not supported yet: --usb/);
   });
 
   it('names a malformed JWT secret file', () => {

@@ -448,7 +448,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Enable GraphQL on the HTTP-RPC server (requires the HTTP server to be enabled)',
     category: RPC,
     toml: 'Tern.GraphQLEnabled',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'graphql.corsdomain',
@@ -456,7 +456,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated domains from which to accept GraphQL cross-origin requests (browser enforced)',
     category: RPC,
     toml: 'Node.GraphQLCors',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'graphql.vhosts',
@@ -465,7 +465,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated virtual hostnames accepted by GraphQL (server enforced; * accepts all)',
     category: RPC,
     toml: 'Node.GraphQLVirtualHosts',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'ipcdisable',

@@ -15,6 +15,7 @@ import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
 import { selectKzgLibrary } from './cryptoKzg.js';
 import { runDev } from './dev/start.js';
+import { graphqlOptions } from './graphql/options.js';
 import {
   checkExecObservabilitySettings,
   startExecObservability,
@@ -70,6 +71,7 @@ export async function serveExec(ctx: ProgramContext): Promise<ExecNode | undefin
   const { log } = ctx;
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
+  graphqlOptions(ctx.settings); // --graphql without --http stops here, before anything starts
   logNativeStatus(logger, nativeStatus());
   selectKzgLibrary(ctx.settings.get<string>('crypto.kzg'), ctx.settings.source('crypto.kzg') !== 'default', logger);
   const observability = await startExecObservability(ctx.settings, { logger, lifecycle: ctx.lifecycle });

@@ -30,6 +30,8 @@ import type { Database } from './db/open.js';
 import { storageSize } from './db/resources.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
+import { type GraphqlHttpOptions, graphqlRoutes } from './graphql/http.js';
+import { graphqlOptions } from './graphql/options.js';
 import { InlineTrieHasher } from './hasher/inline.js';
 import type { TrieHasherOptions } from './hasher/interface.js';
 import { type ResolvedStorageSettings, storageSettings } from './history/options.js';
@@ -83,6 +85,8 @@ export interface ExecNodeOptions {
   rollup?: RollupOptions | undefined;
   /** --history.*, --gcmode, --state.scheme, --cache*, --datadir.minfreedisk (history/options.ts). */
   storage?: ResolvedStorageSettings | undefined;
+  /** --graphql*: GraphQL on the HTTP-RPC listener (./graphql); undefined when off. */
+  graphql?: GraphqlHttpOptions | undefined;
   /** The trie hasher's node cache (--cache.trie share) and prefetch (--cache.noprefetch); default: neither. */
   trieHasher?: TrieHasherOptions | undefined;
 }
@@ -169,6 +173,7 @@ export function execNodeOptions(settings: Settings): ExecNodeOptions {
     // nothing (--cache.noprefetch applies to the import command's hasher thread).
     trieHasher: { cacheMB: storageSettings(settings).cache.trieCleanMB, prefetch: false },
     rollup: rollupOptions(settings),
+    graphql: graphqlOptions(settings),
     ipcPath: get<boolean>('ipcdisable')
       ? undefined
       : ipcEndpoint(get<string>('datadir'), get<string | undefined>('ipcpath')),
@@ -354,7 +359,13 @@ export async function startExecNode(
     logger.info('Engine API listening', { address: authAddress });
   }
 
-  const servers = createUserRpcServers(opts.rpc, rpcDeps);
+  // geth mounts GraphQL on the HTTP-RPC listener; it reads through the same backend and handlers as JSON-RPC.
+  const graphql =
+    opts.graphql && opts.rpc.http
+      ? graphqlRoutes({ backend, method: (name) => registry.lookupMethod(name), pool: txpool }, opts.graphql, logger)
+      : undefined;
+  const rpcOpts = graphql && opts.rpc.http ? { ...opts.rpc, http: { ...opts.rpc.http, routes: graphql } } : opts.rpc;
+  const servers = createUserRpcServers(rpcOpts, rpcDeps);
   const addresses: RpcServerAddress[] = [];
   for (const server of servers) {
     lifecycle.onStop('user RPC', () => server.stop());

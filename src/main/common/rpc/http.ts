@@ -55,7 +55,8 @@ export interface WsRpcOptions {
 }
 
 /** A plain HTTP handler mounted at an exact path (e.g. op-node's /healthz). */
-export type HttpRoute = (req: IncomingMessage, res: ServerResponse) => void;
+/** A plain HTTP handler; one that returns a promise is waited for on stop(), like a running JSON-RPC request. */
+export type HttpRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface HttpRpcServerOptions {
   /** Listening address; `localhost` binds 127.0.0.1 (Go prefers IPv4), empty binds every interface. */
@@ -82,7 +83,10 @@ export interface HttpRpcServerOptions {
   idleTimeoutMs?: number | undefined;
   /** On stop(), how long running HTTP requests may finish before connections are cut. */
   stopGraceMs?: number | undefined;
-  /** Extra plain HTTP handlers by exact path, served before the RPC handler. */
+  /**
+   * Extra plain HTTP handlers, served before the RPC handler. As in Go's ServeMux, a path ending in `/` also
+   * serves everything below it, and the longest matching path wins.
+   */
   routes?: Readonly<Record<string, HttpRoute>> | undefined;
   /** Label in log lines (e.g. `auth`). */
   name?: string | undefined;
@@ -327,9 +331,13 @@ export class HttpRpcServer {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const query = q === -1 ? '' : url.slice(q + 1);
-    const route = this.#opts.routes?.[path];
+    const route = this.#opts.routes && matchRoute(this.#opts.routes, path);
     if (route) {
-      route(req, res);
+      const done = route(req, res);
+      if (done instanceof Promise) {
+        this.#inflight.add(done);
+        void done.finally(() => this.#inflight.delete(done));
+      }
       return;
     }
     const http = this.#http;
@@ -491,6 +499,17 @@ export class HttpRpcServer {
       this.#wsConns.add(served);
     });
   }
+}
+
+/** The route for `path`: an exact match, else the longest subtree route (`/x/`) above it. */
+export function matchRoute(routes: Readonly<Record<string, HttpRoute>>, path: string): HttpRoute | undefined {
+  const exact = routes[path];
+  if (exact) return exact;
+  let best: string | undefined;
+  for (const key of Object.keys(routes)) {
+    if (key.endsWith('/') && path.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
+  }
+  return best === undefined ? undefined : routes[best];
 }
 
 /** Reads a request body, keeping at most `limit` bytes (geth reads through an io.LimitReader). */

@@ -14,6 +14,8 @@ export interface UserHttpOptions {
   corsDomains?: readonly string[] | undefined;
   vhosts?: readonly string[] | undefined;
   prefix?: string | undefined;
+  /** Plain HTTP handlers mounted beside JSON-RPC (tern-exec's /graphql). */
+  routes?: HttpRpcServerOptions['routes'];
 }
 
 export interface UserWsOptions {
@@ -61,6 +63,7 @@ export function planUserListeners(opts: UserRpcOptions, logger?: Logger): HttpRp
     host: http.host ?? d.httpHost,
     port: http.port ?? d.httpPort,
     http: { apis: http.apis, corsDomains: http.corsDomains, vhosts: http.vhosts, prefix: http.prefix },
+    ...(http.routes ? { routes: http.routes } : {}),
     ...limits,
   };
   if (httpListener) out.push(httpListener);

@@ -208,6 +208,14 @@ class AccessListBuilder {
   }
 }
 
+/** What a call message did: its return data, the gas it used (after refunds) and its EVM error if it failed. */
+export interface CallOutcome {
+  returnData: Uint8Array;
+  gasUsed: bigint;
+  /** The EVM's error (`revert`, `out of gas`...); undefined on success. */
+  error: string | undefined;
+}
+
 export interface AccessListResult {
   accessList: Array<{ address: string; storageKeys: string[] }>;
   gasUsed: bigint;
@@ -338,8 +346,11 @@ export class CallRunner {
     }
   }
 
-  /** eth_call: the return data, or code 3 with the revert data, or the EVM's error. */
-  call(args: CallArgs, sel: BlockNumberOrHash): Promise<string> {
+  /**
+   * geth's DoCall: the message's outcome (return data, gas used after refunds, the EVM error if it failed). An
+   * invalid message or the --rpc.evmtimeout deadline is an error; a reverted or failed execution is an outcome.
+   */
+  doCall(args: CallArgs, sel: BlockNumberOrHash): Promise<CallOutcome> {
     const { config, gasCap, evmTimeoutMs } = this.backend;
     return this.#exclusive((executor) =>
       this.backend.read(async (view) => {
@@ -362,11 +373,17 @@ export class CallRunner {
         if (deadline !== undefined && performance.now() > deadline) throw timeoutError(evmTimeoutMs);
         if (!out.ok) throw serverError(`err: ${out.message} (supplied gas ${msg.gasLimit})`);
         const r = out.result;
-        if (r.error === 'revert') throw revertError(r.returnValue);
-        if (r.error !== undefined) throw serverError(vmErrorMessage(r.error));
-        return hex(r.returnValue);
+        return { returnData: r.returnValue, gasUsed: r.gasUsed, error: r.error };
       }, isPending(sel)),
     );
+  }
+
+  /** eth_call: the return data, or code 3 with the revert data, or the EVM's error. */
+  async call(args: CallArgs, sel: BlockNumberOrHash): Promise<string> {
+    const r = await this.doCall(args, sel);
+    if (r.error === 'revert') throw revertError(r.returnData);
+    if (r.error !== undefined) throw serverError(vmErrorMessage(r.error));
+    return hex(r.returnData);
   }
 
   /** eth_estimateGas: geth's binary search for the lowest gas limit that does not fail. */

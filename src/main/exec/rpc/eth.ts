@@ -21,7 +21,7 @@ import {
 } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { keccak256 } from '../../native/keccak.js';
-import { type Block, encodeBlock, transactionHash } from '../../primitives/block/block.js';
+import { type Block, encodeBlock } from '../../primitives/block/block.js';
 import { headerHash } from '../../primitives/block/header.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
@@ -29,12 +29,12 @@ import { txIndexDone, txIndexingError } from '../history/txIndexStatus.js';
 import type { ExecRpcBackend } from './backend.js';
 import { blockRef, headerByHash, headerByNumber, isPending, stateBlockRef } from './blockTag.js';
 import { decodeCallArgs } from './callArgs.js';
-import type { ChainView, HeaderRef } from './chainView.js';
-import { equalBytes } from './chainView.js';
+import { type ChainView, equalBytes, type HeaderRef } from './chainView.js';
 import { blockToJson, blockTxToJson, headerJson, hex, qty, receiptsToJson, sortKeys } from './format.js';
 import { headerBlobBaseFee } from './gasPrice.js';
 import { decodeLogFilter, getLogs } from './logs.js';
 import { proveKey, stateAt } from './stateAt.js';
+import { findMinedTx } from './txLookup.js';
 
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 const ZERO_HASH = `0x${'00'.repeat(32)}`;
@@ -98,16 +98,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
   const depositReceipts = (view: ChainView, ref: HeaderRef): Receipt[] | undefined =>
     isOptimism ? view.receipts(ref) : undefined;
 
-  /** The canonical transaction with this hash and where it is. */
-  const findTx = (view: ChainView, hash: Uint8Array): { block: Block; ref: HeaderRef; index: number } | undefined => {
-    const lookup = view.txLookup(hash);
-    if (!lookup) return undefined;
-    const ref = view.headerByNumber(BigInt(lookup.blockNumber));
-    const block = blockOf(view, ref);
-    const raw = block?.transactions[lookup.index];
-    if (!ref || !block || !raw || !equalBytes(transactionHash(raw), hash)) return undefined;
-    return { block, ref, index: lookup.index };
-  };
+  const findTx = findMinedTx;
 
   // geth: a transaction not found while the indexer is still behind may just not be indexed yet.
   const notIndexed = (): null => {
