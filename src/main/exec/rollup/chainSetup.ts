@@ -6,6 +6,7 @@
 import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { migratedStateHash } from '../../networks/registry.js';
 import { type ChainConfig, isOptimism } from '../../primitives/chainConfig.js';
 import { ChainStore } from '../chain/chainStore.js';
 import {
@@ -18,8 +19,9 @@ import {
 import { writeChainConfig } from '../db/chain.js';
 import type { Database } from '../db/open.js';
 import {
-  BUNDLED_EXEC_NETWORKS,
   loadNetworkGenesis,
+  migratedDatabaseMessage,
+  networkChainConfig,
   registryGenesisHash,
   superchainConfigForChainId,
 } from './superchain.js';
@@ -48,14 +50,6 @@ export function chainSetupOptions(settings: Settings): ChainSetupOptions {
   };
 }
 
-export function notBundledMessage(network: string): string {
-  return (
-    `--stack-network ${network}: tern-exec does not bundle this network's genesis (bundled: ${BUNDLED_EXEC_NETWORKS.join(', ')}); ` +
-    'initialise the data directory with `tern-exec init --datadir <dir> <genesis.json>` using the chain’s genesis file, ' +
-    'then start without --stack-network'
-  );
-}
-
 /** The registry config when superchain upgrades apply to this chain, else the config itself. */
 function upgraded(config: ChainConfig, apply: boolean, logger: Logger): ChainConfig {
   if (!apply || !isOptimism(config)) return config;
@@ -72,7 +66,14 @@ export async function setupChainConfig(db: Database, opts: ChainSetupOptions, de
   let next: ChainConfig | undefined;
   try {
     if (opts.network !== undefined) {
-      if (!BUNDLED_EXEC_NETWORKS.includes(opts.network)) throw new UsageError(notBundledMessage(opts.network));
+      const migrated = migratedStateHash(opts.network);
+      if (migrated !== undefined) {
+        // A migrated chain's database comes from elsewhere; once it is there, the registry config applies to it.
+        if (store.genesisHash() === undefined) throw new UsageError(migratedDatabaseMessage(opts.network, migrated));
+        next = applyOverrides(networkChainConfig(opts.network), opts.overrides);
+      }
+    }
+    if (opts.network !== undefined && next === undefined) {
       const genesis = loadNetworkGenesis(opts.network);
       genesis.config = applyOverrides(upgraded(genesis.config, opts.superchainUpgrades, logger), opts.overrides);
       const fresh = store.genesisHash() === undefined;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
+import { loadNetworkRollupConfig } from '../../../../../src/main/networks/rollupConfig.js';
 import {
   applyOverrides,
   channelTimeout,
@@ -20,7 +21,6 @@ import {
   parseL1ChainConfig,
   resolveL1ChainConfig,
 } from '../../../../../src/main/primitives/rollup/l1ChainConfig.js';
-import { loadNetworkRollupConfig } from '../../../../../src/main/primitives/rollup/networks.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: registry TOML read field by field
@@ -160,8 +160,8 @@ describe('bundled networks', () => {
       eip1559DenominatorCanyon: BigInt(chain.optimism.eip1559_denominator_canyon),
     });
   });
-  it('names the way out for networks that are not bundled', () => {
-    expect(() => loadNetworkRollupConfig('base-mainnet')).toThrow(/not bundled.*--rollup.config/);
+  it('names the way out for networks outside the registry', () => {
+    expect(() => loadNetworkRollupConfig('base-mainnet-x')).toThrow(/unknown network.*--rollup.config/);
   });
 });
 
