@@ -734,7 +734,9 @@ const FLAGS: readonly FlagSpec[] = [
     aliases: ['beta.stack-network'],
     kind: 'enum',
     values: NETWORK_NAMES,
-    help: 'Pre-configured rollup network (<chain>-<environment>, the same set as tern-node’s --network)',
+    help:
+      'Pre-configured rollup network (<chain>-<environment>, the same 60 as tern-node’s --network); the chains that ' +
+      'start from a migrated database (op-mainnet, boba-mainnet, boba-sepolia) require special sync and a datadir',
     category: CHAIN,
     toml: 'Tern.StackNetwork',
     implemented: true,
