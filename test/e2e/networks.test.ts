@@ -1,7 +1,8 @@
 // The bundled networks as an operator starts them: `tern-exec --stack-network <name>` on an empty data directory
 // writes the chain's genesis and serves block 0 with the registry's hash (a sample of superchains, block times,
 // alt-DA and interop chains; the unit tests cover the hashes of all 57), refuses a migrated chain with the way to
-// start it, and `tern-node --network <name>` loads the chain's rollup config.
+// start it, and `tern-node --network <name>` loads the chain's rollup config. The L1 flags (--hoodi) serve geth's
+// genesis block.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -48,8 +49,11 @@ function exited(child: ChildProcess): Promise<number | null> {
   });
 }
 
-/** Starts tern-exec on the network, returns block 0 as served, and stops it. */
-async function genesisBlockOf(network: string): Promise<{ hash: string; number: string }> {
+/** Starts tern-exec with the network flags, returns block 0 as served and the output, and stops it. */
+async function startAndReadGenesis(
+  network: string,
+  flags: string[],
+): Promise<{ block: { hash: string; number: string }; output: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const datadir = join(work, network);
@@ -59,8 +63,7 @@ async function genesisBlockOf(network: string): Promise<{ hash: string; number: 
       BIN['tern-exec'],
       '--datadir',
       datadir,
-      '--stack-network',
-      network,
+      ...flags,
       '--http',
       '--http.addr',
       '127.0.0.1',
@@ -85,7 +88,8 @@ async function genesisBlockOf(network: string): Promise<{ hash: string; number: 
     for (;;) {
       if (child.exitCode !== null) throw new Error(`tern-exec exited ${child.exitCode}: ${output}`);
       try {
-        return (await rpc(url, 'eth_getBlockByNumber', ['0x0', false])) as { hash: string; number: string };
+        const block = (await rpc(url, 'eth_getBlockByNumber', ['0x0', false])) as { hash: string; number: string };
+        return { block, output };
       } catch (err) {
         if (Date.now() > deadline) throw new Error(`tern-exec did not serve block 0: ${String(err)}\n${output}`);
         await new Promise((r) => setTimeout(r, 250));
@@ -109,7 +113,7 @@ describe('tern-exec --stack-network', () => {
   ])(
     '%s serves block 0 with the registry’s genesis hash',
     async (network) => {
-      const block = await genesisBlockOf(network);
+      const { block } = await startAndReadGenesis(network, ['--stack-network', network]);
       expect(block.number).toBe('0x0');
       expect(block.hash).toBe(requireRegistryNetwork(network).chain.genesis.l2.hash);
     },
@@ -135,6 +139,28 @@ describe('tern-exec --stack-network', () => {
       { env: env(), encoding: 'utf8', timeout: 60_000 },
     );
     expect(r.stderr).toMatch(/--stack-network boba-sepolia needs special sync/);
+  }, 90_000);
+});
+
+describe('tern-exec L1 network flags', () => {
+  it('--hoodi serves geth’s Hoodi genesis block and says once that it cannot sync from peers yet', async () => {
+    const { block, output } = await startAndReadGenesis('hoodi', ['--hoodi']);
+    expect(block.hash).toBe('0xbbe312868b376a3001692a646dd2d7d1e4406380dfd86b98aa8a34d1557c971b');
+    expect(output.match(/Cannot sync from peers yet/g)?.length).toBe(1);
+  }, 180_000);
+
+  it('refuses two networks at once, exit 2', () => {
+    const r = spawnSync(
+      process.execPath,
+      [BIN['tern-exec'], '--datadir', join(work, 'two'), '--mainnet', '--sepolia'],
+      {
+        env: env(),
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^tern-exec: flags --mainnet, --sepolia can't be used at the same time$/m);
   }, 90_000);
 });
 

@@ -691,7 +691,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Main public layer-1 network',
     category: CHAIN,
     toml: 'Tern.Mainnet',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'sepolia',
@@ -700,7 +700,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Sepolia public test network',
     category: CHAIN,
     toml: 'Tern.Sepolia',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'holesky',
@@ -709,7 +709,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Holesky pre-configured proof-of-stake test network',
     category: CHAIN,
     toml: 'Tern.Holesky',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'hoodi',
@@ -718,7 +718,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Hoodi pre-configured proof-of-stake test network',
     category: CHAIN,
     toml: 'Tern.Hoodi',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'networkid',
