@@ -1,8 +1,8 @@
 // The chain configuration tern-exec runs with, settled before the node starts (op-geth's
 // SetupGenesisBlockWithOverride): --stack-network and the L1 network flags (--mainnet ...) write the network's
-// genesis into an empty database and check a non-empty one holds that genesis; --rollup.superchain-upgrades replaces the stored config of a known
-// registry chain with the registry's; the --override.* flags go on top. The result replaces the stored config,
-// unless it would change blocks already imported.
+// genesis into an empty database and check a non-empty one holds that genesis; --rollup.superchain-upgrades
+// replaces the stored config of a known registry chain with the registry's; the --override.* flags go on top. The
+// result replaces the stored config, unless it would change blocks already imported.
 import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
