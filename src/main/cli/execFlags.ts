@@ -691,7 +691,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Main public layer-1 network',
     category: CHAIN,
     toml: 'Tern.Mainnet',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'sepolia',
@@ -700,7 +700,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Sepolia public test network',
     category: CHAIN,
     toml: 'Tern.Sepolia',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'holesky',
@@ -709,7 +709,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Holesky pre-configured proof-of-stake test network',
     category: CHAIN,
     toml: 'Tern.Holesky',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'hoodi',
@@ -718,7 +718,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Hoodi pre-configured proof-of-stake test network',
     category: CHAIN,
     toml: 'Tern.Hoodi',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'networkid',
@@ -734,7 +734,9 @@ const FLAGS: readonly FlagSpec[] = [
     aliases: ['beta.stack-network'],
     kind: 'enum',
     values: NETWORK_NAMES,
-    help: 'Pre-configured rollup network (<chain>-<environment>, the same set as tern-node’s --network)',
+    help:
+      'Pre-configured rollup network (<chain>-<environment>, the same 60 as tern-node’s --network); the chains that ' +
+      'start from a migrated database (op-mainnet, boba-mainnet, boba-sepolia) require special sync and a datadir',
     category: CHAIN,
     toml: 'Tern.StackNetwork',
     implemented: true,

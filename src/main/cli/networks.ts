@@ -1,4 +1,4 @@
-// The predefined networks `--network` accepts (op-node's chaincfg.AvailableNetworks()), and the ones tern bundles.
+// The predefined networks `--network` and `--stack-network` accept (op-node's chaincfg.AvailableNetworks()).
 //
 // op-node names each chain of the superchain registry `<chain>-<superchain>`, where <chain> is the config file's
 // base name and <superchain> its folder (so `superchain/configs/mainnet/op.toml` is `op-mainnet`). The 60 names
@@ -73,9 +73,3 @@ export const NETWORK_NAMES: readonly string[] = [
   'zora-mainnet',
   'zora-sepolia',
 ];
-
-/**
- * Networks whose rollup and genesis configuration tern ships. Any other name of NETWORK_NAMES is accepted by the
- * flag parser but makes the program stop with a clear "network not bundled; use --rollup.config" message.
- */
-export const BUNDLED_NETWORKS: readonly string[] = ['op-sepolia'];

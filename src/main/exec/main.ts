@@ -21,6 +21,7 @@ import {
   startExecObservability,
   withImportProfiling,
 } from './metrics/observability.js';
+import { checkNetworkFlags } from './networkFlags.js';
 import { type ExecNode, runNode } from './node.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
@@ -76,6 +77,7 @@ export async function serveExec(ctx: ProgramContext): Promise<ExecNode | undefin
   selectKzgLibrary(ctx.settings.get<string>('crypto.kzg'), ctx.settings.source('crypto.kzg') !== 'default', logger);
   const observability = await startExecObservability(ctx.settings, { logger, lifecycle: ctx.lifecycle });
   let node: ExecNode | undefined;
+  checkNetworkFlags(ctx.settings);
   if (ctx.settings.get<boolean>('dev')) observability.chainReady((await runDev(ctx, observability)).node.store);
   else node = await runNode(ctx, observability);
   // Said once the node is up (harnesses wait for this line before signalling).

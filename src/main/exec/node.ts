@@ -399,7 +399,14 @@ export async function startExecNode(
 export async function runNode(ctx: ProgramContext, observability?: ExecObservability): Promise<ExecNode> {
   const logger = ctx.log.logger.child('exec');
   const db = await openChainDatabase(ctx.settings, ctx.lifecycle, logger);
-  await setupChainConfig(db, chainSetupOptions(ctx.settings), { logger });
+  const setup = chainSetupOptions(ctx.settings);
+  await setupChainConfig(db, setup, { logger });
+  if (setup.l1Network !== undefined) {
+    // An L1 preset gives the genesis and the chain rules; blocks past genesis come only from `tern-exec import`.
+    logger.warn('Cannot sync from peers yet: execution-layer P2P is not built; serving blocks added by import', {
+      network: setup.l1Network,
+    });
+  }
   const accounts = accountManagerFromSettings(ctx.settings, logger);
   return startExecNode(db, execNodeOptions(ctx.settings), {
     logger,

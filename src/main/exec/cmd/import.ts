@@ -20,6 +20,7 @@ import { InlineTrieHasher } from '../hasher/inline.js';
 import type { TrieHasher, TrieHasherOptions } from '../hasher/interface.js';
 import { PooledTrieHasher } from '../hasher/pooled.js';
 import { storageSettings } from '../history/options.js';
+import { chainSetupOptions, setupChainConfig } from '../rollup/chainSetup.js';
 import type { SenderResult } from '../senders/interface.js';
 import { PooledSenderRecovery } from '../senders/pooled.js';
 import { createLiveTracer } from '../tracing/live.js';
@@ -94,6 +95,8 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
     }
   });
   const db = await openChainDatabase(settings, lifecycle, logger);
+  // As geth's import: a network flag (--mainnet, --stack-network ...) writes its genesis into an empty database.
+  await setupChainConfig(db, chainSetupOptions(settings), { logger });
   // --vmdebug / --cache.preimages (archive mode records trie keys too, as geth) and --vmtrace apply to import as in
   // geth's `import`, whose chain is built with the node's VM and cache settings.
   const preimages = createPreimageRecorder({

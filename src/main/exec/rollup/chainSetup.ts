@@ -1,13 +1,17 @@
 // The chain configuration tern-exec runs with, settled before the node starts (op-geth's
-// SetupGenesisBlockWithOverride): --stack-network writes a bundled network's genesis into an empty database and
-// checks a non-empty one holds that genesis; --rollup.superchain-upgrades replaces the stored config of a known
-// registry chain with the registry's; the --override.* flags go on top. The result replaces the stored config,
-// unless it would change blocks already imported.
+// SetupGenesisBlockWithOverride): --stack-network and the L1 network flags (--mainnet ...) write the network's
+// genesis into an empty database and check a non-empty one holds that genesis; --rollup.superchain-upgrades
+// replaces the stored config of a known registry chain with the registry's; the --override.* flags go on top. The
+// result replaces the stored config, unless it would change blocks already imported.
 import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { L1_PRESETS, type L1Network } from '../../networks/l1.js';
+import { migratedStateHash } from '../../networks/registry.js';
 import { type ChainConfig, isOptimism } from '../../primitives/chainConfig.js';
 import { ChainStore } from '../chain/chainStore.js';
+import type { Genesis } from '../chain/genesis.js';
+import { loadL1Genesis } from '../chain/l1Genesis.js';
 import {
   applyOverrides,
   assertCompatible,
@@ -17,9 +21,11 @@ import {
 } from '../chain/overrides.js';
 import { writeChainConfig } from '../db/chain.js';
 import type { Database } from '../db/open.js';
+import { selectedL1Network } from '../networkFlags.js';
 import {
-  BUNDLED_EXEC_NETWORKS,
   loadNetworkGenesis,
+  migratedDatabaseMessage,
+  networkChainConfig,
   registryGenesisHash,
   superchainConfigForChainId,
 } from './superchain.js';
@@ -31,6 +37,8 @@ export interface ChainSetupOptions {
   overrides: ChainOverrides;
   /** --rollup.superchain-upgrades */
   superchainUpgrades: boolean;
+  /** --mainnet / --sepolia / --holesky / --hoodi */
+  l1Network?: L1Network | undefined;
 }
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -43,17 +51,10 @@ export function chainSetupOptions(settings: Settings): ChainSetupOptions {
   }
   return {
     network: settings.get<string | undefined>('stack-network'),
+    l1Network: selectedL1Network(settings),
     overrides,
     superchainUpgrades: settings.get<boolean>('rollup.superchain-upgrades'),
   };
-}
-
-export function notBundledMessage(network: string): string {
-  return (
-    `--stack-network ${network}: tern-exec does not bundle this network's genesis (bundled: ${BUNDLED_EXEC_NETWORKS.join(', ')}); ` +
-    'initialise the data directory with `tern-exec init --datadir <dir> <genesis.json>` using the chain’s genesis file, ' +
-    'then start without --stack-network'
-  );
 }
 
 /** The registry config when superchain upgrades apply to this chain, else the config itself. */
@@ -65,40 +66,69 @@ function upgraded(config: ChainConfig, apply: boolean, logger: Logger): ChainCon
   return registry;
 }
 
+/** A network the command line names, whose genesis tern-exec writes itself (geth's SetupGenesisBlock). */
+interface PresetGenesis {
+  /** The flag as the operator typed it, for messages. */
+  flag: string;
+  network: string;
+  genesis: Genesis;
+  /** The hash the network's genesis block has (the registry's, or geth's for the L1s). */
+  expectedHash: string | undefined;
+}
+
+/** Writes the preset's genesis into an empty database or checks a non-empty one holds it; true when written. */
+async function settlePresetGenesis(store: ChainStore, p: PresetGenesis, overrides: ChainOverrides, logger: Logger) {
+  const fresh = store.genesisHash() === undefined;
+  let hash: Uint8Array;
+  try {
+    ({ hash } = await store.initGenesis(p.genesis));
+  } catch (err) {
+    if (err instanceof TernError && err.code === 'GENESIS_MISMATCH') {
+      throw new UsageError(
+        `${p.flag}: database contains incompatible genesis (have ${hex(store.genesisHash() ?? new Uint8Array())}); use another --datadir`,
+      );
+    }
+    throw err;
+  }
+  // Overrides active at genesis change the genesis header, so only the unmodified genesis can be checked.
+  if (!hasOverrides(overrides) && hex(hash) !== p.expectedHash) {
+    throw new TernError(
+      'GENESIS_MISMATCH',
+      `bundled ${p.network} genesis hashes to ${hex(hash)}, the network's is ${p.expectedHash}`,
+    );
+  }
+  if (fresh) logger.info('Wrote genesis block of bundled network', { network: p.network, hash: hex(hash) });
+  return fresh;
+}
+
 /** Settles the chain config in `db` (see the module comment). Throws UsageError for what the operator must fix. */
 export async function setupChainConfig(db: Database, opts: ChainSetupOptions, deps: { logger: Logger }): Promise<void> {
   const { logger } = deps;
   const store = new ChainStore(db);
   let next: ChainConfig | undefined;
   try {
-    if (opts.network !== undefined) {
-      if (!BUNDLED_EXEC_NETWORKS.includes(opts.network)) throw new UsageError(notBundledMessage(opts.network));
-      const genesis = loadNetworkGenesis(opts.network);
-      genesis.config = applyOverrides(upgraded(genesis.config, opts.superchainUpgrades, logger), opts.overrides);
-      const fresh = store.genesisHash() === undefined;
-      let hash: Uint8Array;
-      try {
-        ({ hash } = await store.initGenesis(genesis));
-      } catch (err) {
-        if (err instanceof TernError && err.code === 'GENESIS_MISMATCH') {
-          throw new UsageError(
-            `--stack-network ${opts.network}: database contains incompatible genesis (have ${hex(store.genesisHash() ?? new Uint8Array())}); use another --datadir`,
-          );
-        }
-        throw err;
+    let preset: PresetGenesis | undefined;
+    if (opts.l1Network !== undefined) {
+      const genesis = loadL1Genesis(opts.l1Network);
+      genesis.config = applyOverrides(genesis.config, opts.overrides);
+      const expectedHash = L1_PRESETS[opts.l1Network].genesisHash;
+      preset = { flag: `--${opts.l1Network}`, network: opts.l1Network, genesis, expectedHash };
+    } else if (opts.network !== undefined) {
+      const migrated = migratedStateHash(opts.network);
+      if (migrated !== undefined) {
+        // A migrated chain's database comes from elsewhere; once it is there, the registry config applies to it.
+        if (store.genesisHash() === undefined) throw new UsageError(migratedDatabaseMessage(opts.network, migrated));
+        next = applyOverrides(networkChainConfig(opts.network), opts.overrides);
+      } else {
+        const genesis = loadNetworkGenesis(opts.network);
+        genesis.config = applyOverrides(upgraded(genesis.config, opts.superchainUpgrades, logger), opts.overrides);
+        const expectedHash = registryGenesisHash(opts.network);
+        preset = { flag: `--stack-network ${opts.network}`, network: opts.network, genesis, expectedHash };
       }
-      // Overrides active at genesis change the genesis header, so only the unmodified genesis can be checked.
-      if (!hasOverrides(opts.overrides) && hex(hash) !== registryGenesisHash(opts.network)) {
-        throw new TernError(
-          'GENESIS_MISMATCH',
-          `bundled ${opts.network} genesis hashes to ${hex(hash)}, the registry says ${registryGenesisHash(opts.network)}`,
-        );
-      }
-      if (fresh) {
-        logger.info('Wrote genesis block of bundled network', { network: opts.network, hash: hex(hash) });
-        return;
-      }
-      next = genesis.config;
+    }
+    if (preset !== undefined) {
+      if (await settlePresetGenesis(store, preset, opts.overrides, logger)) return;
+      next = preset.genesis.config;
     }
     if (store.genesisHash() === undefined) return; // startExecNode names `init`
     const stored = store.config();

@@ -4,8 +4,8 @@ import { TernError } from '../../common/errors.js';
 import type { Header } from '../../primitives/block/header.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import { parseRollupConfig, type RollupConfig } from '../../primitives/rollup/config.js';
+import { chainConfigFromRollup } from '../../primitives/rollup/opChainConfig.js';
 import type { BuildAttributes } from '../chain/builder.js';
-import { chainConfigFromRollup } from './chainConfig.js';
 import { attributesFromJson, headerFromJson } from './json.js';
 import { preimagesFromJson } from './witness.js';
 

@@ -13,6 +13,7 @@ import type { RpcServerAddress } from '../../common/rpc/http.js';
 import { createNodeRpcServer } from '../../common/rpc/listeners.js';
 import { RpcRegistry } from '../../common/rpc/registry.js';
 import { buildInfo } from '../../common/version.js';
+import { loadNetworkRollupConfig } from '../../networks/rollupConfig.js';
 import type { L2BlockRef, L1BlockRef as RollupL1Ref } from '../../primitives/rollup/blockRef.js';
 import {
   applyOverrides,
@@ -22,7 +23,6 @@ import {
   type RollupConfig,
 } from '../../primitives/rollup/config.js';
 import { knownL1ChainConfig, type L1ChainConfig, resolveL1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
-import { loadNetworkRollupConfig } from '../../primitives/rollup/networks.js';
 import { createDecompressPool, PooledChannelDecompressor } from '../derive/decompressPooled.js';
 import { DerivationPipeline } from '../derive/pipeline.js';
 import { fromHex } from '../derive/types.js';

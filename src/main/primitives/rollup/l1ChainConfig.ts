@@ -1,8 +1,9 @@
 // The L1 fork schedule derivation needs (--rollup.l1-chain-config): when Cancun, Prague, Osaka and the blob-parameter-
 // only forks activate on L1 and their blob parameters, which fix the blob base fee written into the L1-info deposit.
-// The file is either a geth genesis (chain config under `.config`) or a bare chain config; mainnet and Sepolia are
-// built in, and their file is ignored, as op-node does.
+// The file is either a geth genesis (chain config under `.config`) or a bare chain config; the public L1s are built
+// in (networks/l1.ts, the same configs tern-exec's --mainnet ... run), and their file is ignored, as op-node does.
 import { TernError } from '../../common/errors.js';
+import { L1_PRESETS } from '../../networks/l1.js';
 import { isPectraBlobScheduleActive, type RollupConfig } from './config.js';
 
 export interface BlobParams {
@@ -24,32 +25,16 @@ export interface L1ChainConfig {
 
 const CANCUN: BlobParams = { target: 3, max: 6, baseFeeUpdateFraction: 3338477n };
 const PRAGUE: BlobParams = { target: 6, max: 9, baseFeeUpdateFraction: 5007716n };
-const BPO1: BlobParams = { target: 10, max: 15, baseFeeUpdateFraction: 8346193n };
-const BPO2: BlobParams = { target: 14, max: 21, baseFeeUpdateFraction: 11684671n };
-
 /** geth's defaults, used for a fork whose blobSchedule entry is missing (Cancun/Prague/Osaka only). */
 const DEFAULT_SCHEDULE: Partial<Record<L1BlobFork, BlobParams>> = { cancun: CANCUN, prague: PRAGUE, osaka: PRAGUE };
 
-const SCHEDULE = { cancun: CANCUN, prague: PRAGUE, osaka: PRAGUE, bpo1: BPO1, bpo2: BPO2 };
-
-/** Values from geth's params/config.go (MainnetChainConfig, SepoliaChainConfig). */
-export const MAINNET_L1_CONFIG: L1ChainConfig = {
-  chainId: 1n,
-  times: { cancun: 1710338135, prague: 1746612311, osaka: 1764798551, bpo1: 1765290071, bpo2: 1767747671 },
-  blobSchedule: SCHEDULE,
-};
-
-export const SEPOLIA_L1_CONFIG: L1ChainConfig = {
-  chainId: 11155111n,
-  times: { cancun: 1706655072, prague: 1741159776, osaka: 1760427360, bpo1: 1761017184, bpo2: 1761607008 },
-  blobSchedule: SCHEDULE,
-};
-
-/** The built-in schedule of a well-known L1, or undefined. */
+let known: Map<bigint, L1ChainConfig> | undefined;
+/** The built-in schedule of a public L1 (geth v1.16's mainnet, Sepolia, Holesky and Hoodi), or undefined. */
 export function knownL1ChainConfig(chainId: bigint): L1ChainConfig | undefined {
-  if (chainId === 1n) return MAINNET_L1_CONFIG;
-  if (chainId === 11155111n) return SEPOLIA_L1_CONFIG;
-  return undefined;
+  known ??= new Map(
+    Object.values(L1_PRESETS).map((p): [bigint, L1ChainConfig] => [p.chainId, parseL1ChainConfig(p.config)]),
+  );
+  return known.get(chainId);
 }
 
 function fail(message: string): never {
@@ -135,7 +120,7 @@ export function blobBaseFeeUpdateFraction(l1: L1ChainConfig, rollup: RollupConfi
 }
 
 /**
- * Picks the L1 schedule: built in for mainnet and Sepolia (a given file is ignored), else the parsed file, whose
+ * Picks the L1 schedule: built in for the public L1s (a given file is ignored), else the parsed file, whose
  * chain id must match the rollup's l1_chain_id.
  */
 export function resolveL1ChainConfig(rollup: RollupConfig, fileJson?: unknown): L1ChainConfig {

@@ -51,20 +51,32 @@ describe('--stack-network', () => {
     }
   }, 120_000);
 
-  it('refuses a network tern does not bundle, naming init', async () => {
-    const db = await openDatabase({ engine: 'memory' });
-    try {
-      const err = await setupChainConfig(
-        db,
-        { network: 'base-mainnet', overrides: {}, superchainUpgrades: true },
-        { logger },
-      ).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(UsageError);
-      expect((err as Error).message).toMatch(/--stack-network base-mainnet: .*not bundle.*tern-exec init --datadir/);
-      expect(new ChainStore(db).genesisHash()).toBeUndefined();
-    } finally {
-      await db.close();
+  it('refuses to create a migrated chain (state root only in the registry), saying how to start it', async () => {
+    for (const network of ['op-mainnet', 'boba-mainnet', 'boba-sepolia']) {
+      const db = await openDatabase({ engine: 'memory' });
+      try {
+        const err = await setupChainConfig(db, { network, overrides: {}, superchainUpgrades: true }, { logger }).catch(
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(UsageError);
+        expect((err as Error).message).toMatch(
+          new RegExp(`--stack-network ${network} needs special sync: .*migrated database.*tern-exec init --datadir`),
+        );
+        expect(new ChainStore(db).genesisHash()).toBeUndefined();
+      } finally {
+        await db.close();
+      }
     }
+  });
+
+  it('gives OP Mainnet op-geth’s chain config, with its pre-Bedrock history', () => {
+    const c = superchainConfigForChainId(10n);
+    expect(c?.blocks.berlinBlock).toBe(3950000n);
+    for (const f of ['londonBlock', 'arrowGlacierBlock', 'grayGlacierBlock', 'mergeNetsplitBlock', 'bedrockBlock'])
+      expect(c?.blocks[f as 'londonBlock'], f).toBe(105235063n);
+    expect(c?.blocks.istanbulBlock).toBe(0n);
+    expect(c?.times.regolithTime).toBe(0n);
+    expect(c?.times.shanghaiTime).toBe(1704992401n);
   });
 
   it('refuses a database that holds another chain', async () => {
@@ -81,8 +93,9 @@ describe('--stack-network', () => {
     }
   }, 120_000);
 
-  it('knows the registry config of OP Sepolia’s chain id only', () => {
+  it('knows the registry config of registry chain ids only', () => {
     expect(superchainConfigForChainId(11155420n)?.times.isthmusTime).toBe(1744905600n);
+    expect(superchainConfigForChainId(8453n)?.times.isthmusTime).toBe(1746806401n);
     expect(superchainConfigForChainId(1n)).toBeUndefined();
   });
 });

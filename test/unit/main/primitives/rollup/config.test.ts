@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
+import { loadNetworkRollupConfig } from '../../../../../src/main/networks/rollupConfig.js';
 import {
   applyOverrides,
   channelTimeout,
@@ -20,7 +21,6 @@ import {
   parseL1ChainConfig,
   resolveL1ChainConfig,
 } from '../../../../../src/main/primitives/rollup/l1ChainConfig.js';
-import { loadNetworkRollupConfig } from '../../../../../src/main/primitives/rollup/networks.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: registry TOML read field by field
@@ -160,8 +160,8 @@ describe('bundled networks', () => {
       eip1559DenominatorCanyon: BigInt(chain.optimism.eip1559_denominator_canyon),
     });
   });
-  it('names the way out for networks that are not bundled', () => {
-    expect(() => loadNetworkRollupConfig('base-mainnet')).toThrow(/not bundled.*--rollup.config/);
+  it('names the way out for networks outside the registry', () => {
+    expect(() => loadNetworkRollupConfig('base-mainnet-x')).toThrow(/unknown network.*--rollup.config/);
   });
 });
 
@@ -197,5 +197,20 @@ describe('L1 chain config', () => {
     expect(() => resolveL1ChainConfig(rollup)).toThrow(/--rollup.l1-chain-config/);
     expect(() => resolveL1ChainConfig(rollup, { ...chainConfig, chainId: 5 })).toThrow(/does not match/);
     expect(resolveL1ChainConfig(parseWith({ l1_chain_id: 11155111 })).times.prague).toBe(1741159776);
+  });
+  it('knows the public L1s’ schedules as geth v1.16 defines them', () => {
+    expect(resolveL1ChainConfig(parseWith({ l1_chain_id: 1 }))).toEqual({
+      chainId: 1n,
+      times: { cancun: 1710338135, prague: 1746612311, osaka: 1764798551, bpo1: 1765290071, bpo2: 1767747671 },
+      blobSchedule: {
+        cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3338477n },
+        prague: { target: 6, max: 9, baseFeeUpdateFraction: 5007716n },
+        osaka: { target: 6, max: 9, baseFeeUpdateFraction: 5007716n },
+        bpo1: { target: 10, max: 15, baseFeeUpdateFraction: 8346193n },
+        bpo2: { target: 14, max: 21, baseFeeUpdateFraction: 11684671n },
+      },
+    });
+    expect(resolveL1ChainConfig(parseWith({ l1_chain_id: 17000 })).times.osaka).toBe(1759308480);
+    expect(resolveL1ChainConfig(parseWith({ l1_chain_id: 560048 })).times.cancun).toBe(0);
   });
 });

@@ -1,9 +1,9 @@
 // The rollup config → execution chain config mapping stateless execution relies on.
 import { describe, expect, it } from 'vitest';
-import { chainConfigFromRollup } from '../../../../../src/main/exec/witness/chainConfig.js';
 import { hardforkAt } from '../../../../../src/main/primitives/chainConfig.js';
 import { parseRollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
-import { rollupJson } from './opChain.js';
+import { chainConfigFromRollup } from '../../../../../src/main/primitives/rollup/opChainConfig.js';
+import { rollupJson } from '../../exec/witness/opChain.js';
 
 describe('chainConfigFromRollup', () => {
   const config = chainConfigFromRollup(parseRollupConfig(rollupJson(`0x${'22'.repeat(32)}`)));
