@@ -24,16 +24,16 @@ import { decodeTransaction } from '../../primitives/tx/decode.js';
 import type { TxHooks } from '../evm/context.js';
 import { createExecutor } from '../evm/executor.js';
 import type { Executor } from '../evm/transition.js';
-import { TrieStateReader } from '../rpc/stateAt.js';
 import type { SenderRecovery } from '../senders/interface.js';
 import type { StateReader } from '../state/interface.js';
+import { DbStateReader } from '../state/stateStore.js';
 import { StateCommitment } from '../state/trie/commitment.js';
 import type { NodeReader } from '../state/trie/interface.js';
+import { TrieStateReader } from '../state/trieReader.js';
 import type { TxPool } from '../txpool/interface.js';
 import type { ChainStore } from './chainStore.js';
 import { type ExecutedBlock, messagePasserRoot } from './importer.js';
 import { type BlockOutcome, processBlock } from './processBlock.js';
-import { DbStateReader } from './stateStore.js';
 
 const TX_TYPE_BLOB = 3;
 const TX_TYPE_DEPOSIT = 0x7e;

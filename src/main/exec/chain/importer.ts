@@ -20,14 +20,14 @@ import type { Executor } from '../evm/transition.js';
 import { InlineTrieHasher } from '../hasher/inline.js';
 import type { TrieCommit, TrieHasher } from '../hasher/interface.js';
 import { touchedAddresses } from '../hasher/touched.js';
-import { TrieStateReader } from '../rpc/stateAt.js';
 import type { SenderRecovery, SenderResult } from '../senders/interface.js';
 import type { FlatStateOptions } from '../state/flatState.js';
 import type { StateDiff, StateReader } from '../state/interface.js';
+import { DbStateReader } from '../state/stateStore.js';
 import type { StateCommitmentResult } from '../state/trie/commitment.js';
+import { TrieStateReader } from '../state/trieReader.js';
 import type { ChainHead, ChainStore } from './chainStore.js';
 import { processBlock } from './processBlock.js';
-import { DbStateReader } from './stateStore.js';
 import { validateHeader } from './validateHeader.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;

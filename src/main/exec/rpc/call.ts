@@ -6,13 +6,13 @@ import { serverError } from '../../common/rpc/errors.js';
 import type { BlockNumberOrHash } from '../../common/rpc/params.js';
 import { blobBaseFee } from '../../primitives/block/fees.js';
 import { blobParamsAt, type ChainConfig } from '../../primitives/chainConfig.js';
+import type { ChainView, HeaderRef } from '../chain/chainView.js';
+import { stateAt } from '../chain/stateAt.js';
 import { type AccessListResult, CallExecutor, type CallScope } from '../evm/call.js';
 import type { CallArgs } from '../evm/callMessage.js';
 import { isPending, stateBlockRef } from './blockTag.js';
-import type { ChainView, HeaderRef } from './chainView.js';
 import { hex } from './format.js';
 import type { GasPriceOracle } from './gasPrice.js';
-import { stateAt } from './stateAt.js';
 
 /** What the call runner reads through. */
 export interface CallBackend {

@@ -25,16 +25,17 @@ import { type Block, encodeBlock, transactionHash } from '../../primitives/block
 import { headerHash } from '../../primitives/block/header.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
+import type { ChainView, HeaderRef } from '../chain/chainView.js';
+import { equalBytes } from '../chain/chainView.js';
+import { stateAt } from '../chain/stateAt.js';
 import { txIndexDone, txIndexingError } from '../history/txIndexStatus.js';
+import { proveKey } from '../state/trieReader.js';
 import type { ExecRpcBackend } from './backend.js';
 import { blockRef, headerByHash, headerByNumber, isPending, stateBlockRef } from './blockTag.js';
 import { decodeCallArgs } from './callArgs.js';
-import type { ChainView, HeaderRef } from './chainView.js';
-import { equalBytes } from './chainView.js';
 import { blockToJson, blockTxToJson, headerJson, hex, qty, receiptsToJson, sortKeys } from './format.js';
 import { headerBlobBaseFee } from './gasPrice.js';
 import { decodeLogFilter, getLogs } from './logs.js';
-import { proveKey, stateAt } from './stateAt.js';
 
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 const ZERO_HASH = `0x${'00'.repeat(32)}`;

@@ -8,11 +8,11 @@ import { type ChainConfig, isOptimism, isTimeForkActive } from '../../primitives
 import { messagePasserRoot } from '../chain/importer.js';
 import { processBlock } from '../chain/processBlock.js';
 import { createExecutor } from '../evm/executor.js';
-import { type CodeAndNodes, TrieStateReader } from '../rpc/stateAt.js';
 import { InlineSenderRecovery } from '../senders/inline.js';
 import type { SenderRecovery } from '../senders/interface.js';
 import { fromHex, toHexKey } from '../state/hex.js';
 import { StateCommitment } from '../state/trie/commitment.js';
+import { type CodeAndNodes, TrieStateReader } from '../state/trieReader.js';
 import { RecordingBlockHashes, RecordingNodeReader, RecordingStateReader } from './recorder.js';
 import type { ExecutionWitness } from './witness.js';
 
