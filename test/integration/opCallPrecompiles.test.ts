@@ -8,6 +8,7 @@ import { RpcClient } from '../../src/main/common/rpc/client.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { batcherHashFromAddress, l1InfoDepositTx } from '../../src/main/primitives/op/l1Info.js';
 import { encodeDepositTx } from '../../src/main/primitives/tx/deposit/deposit.js';
+import { P256VERIFY_ADDRESS, P256VERIFY_SUCCESS, P256VERIFY_VALID_INPUT } from '../helpers/rip7212.js';
 import { addressOf, privKey, signTx } from '../unit/main/node/derive/l1Fake.js';
 import {
   bytes,
@@ -24,16 +25,7 @@ const CHAIN_ID = 901n;
 const GAS_LIMIT = 30_000_000n;
 const alice = privKey(0xa7);
 const ALICE = addressOf(alice);
-const P256VERIFY = '0x0000000000000000000000000000000000000100';
 const BN256_PAIRING = '0x0000000000000000000000000000000000000008';
-
-// geth's core/vm/testdata/precompiles/p256Verify.json, first case (wycheproof ecdsa_secp256r1_sha256_p1363_test.json
-// EcdsaP1363Verify SHA-256 #1): hash ‖ r ‖ s ‖ x ‖ y of a valid signature; expected output 0x…01, gas 3450.
-const P256_VALID =
-  '0xbb5a52f42f9c9261ed4361f59422a1e30036e7c32b270c8807a419feca6050232ba3a8be6b94d5ec80a6d9d1190a436effe50d85a1eee8' +
-  '59b8cc6af9bd5c2e184cd60b855d442f5b3c7b11eb6c4e0ae7525fe710fab9aa7c77a67f79e6fadd762927b10512bae3eddcfe467828128b' +
-  'ad2903269919f7086069c8c4df6c732838c7787964eaac00e5921fb1498a60f4606766b3d9685001558d1a974e7341513e';
-const ONE_WORD = `0x${'00'.repeat(31)}01`;
 
 // 587 pairs of points at infinity: 112,704 bytes, over Granite's 112,687-byte limit. Without the limit the pairing
 // holds (output 1) for 45,000 + 587 · 34,000 gas, which the gas given here covers; with it, all gas is consumed.
@@ -70,17 +62,21 @@ describe('eth_call on an OP chain runs the OP precompiles a block runs', () => {
   });
 
   it('eth_call to P256VERIFY with a valid RIP-7212 input returns 0x…01', async () => {
-    expect(await call('eth_call', [{ to: P256VERIFY, data: P256_VALID }, 'latest'])).toBe(ONE_WORD);
-    // A signature off by one bit fails: empty output, not an error (RIP-7212).
-    const bad = `${P256_VALID.slice(0, -1)}f`;
-    expect(await call('eth_call', [{ to: P256VERIFY, data: bad }, 'latest'])).toBe('0x');
+    expect(await call('eth_call', [{ to: P256VERIFY_ADDRESS, data: P256VERIFY_VALID_INPUT }, 'latest'])).toBe(
+      P256VERIFY_SUCCESS,
+    );
+    // The public key's y changed in its last bit: off the curve, so empty output, not an error (RIP-7212).
+    const bad = `${P256VERIFY_VALID_INPUT.slice(0, -1)}f`;
+    expect(await call('eth_call', [{ to: P256VERIFY_ADDRESS, data: bad }, 'latest'])).toBe('0x');
   });
 
   it('eth_estimateGas pays the precompile’s 3450 gas on top of the intrinsic gas', async () => {
-    const data = bytes(P256_VALID);
+    const data = bytes(P256VERIFY_VALID_INPUT);
     const zeros = BigInt(data.filter((b) => b === 0).length);
     const intrinsic = 21_000n + zeros * 4n + (BigInt(data.length) - zeros) * 16n;
-    const estimate = BigInt(await call<string>('eth_estimateGas', [{ to: P256VERIFY, data: P256_VALID }, 'latest']));
+    const estimate = BigInt(
+      await call<string>('eth_estimateGas', [{ to: P256VERIFY_ADDRESS, data: P256VERIFY_VALID_INPUT }, 'latest']),
+    );
     expect(estimate).toBeGreaterThanOrEqual(intrinsic + 3450n);
   });
 

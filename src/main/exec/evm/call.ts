@@ -217,6 +217,7 @@ export interface AccessListResult {
   error?: string | undefined;
 }
 
+/** Runs call messages on one lazily created executor, one message at a time. */
 export class CallExecutor {
   #executor: Promise<Executor> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
