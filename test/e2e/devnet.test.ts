@@ -16,6 +16,7 @@ import { getJson, rpcCall } from '../../src/main/devnet/rpc.js';
 import { decodeDepositLog } from '../../src/main/node/derive/depositLog.js';
 import { applyConfigUpdateLog, systemConfigFromGenesis } from '../../src/main/node/derive/systemConfig.js';
 import { parseRollupConfig } from '../../src/main/primitives/rollup/config.js';
+import { P256VERIFY_ADDRESS, P256VERIFY_SUCCESS, P256VERIFY_VALID_INPUT } from '../helpers/rip7212.js';
 import { alive, DevnetChild, pollUntil } from './devnetChild.js';
 
 const require = createRequire(import.meta.url);
@@ -121,6 +122,13 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     if (info.batcher === null) expect(info.missing.join('\n')).toMatch(/batcher/);
     await until('a status line', 15_000, async () => (/L1 #\d+ \| sequencer u\d+/.test(out()) ? true : undefined));
   }, 60_000);
+
+  it('eth_call runs the OP precompiles on every node: P256VERIFY (Fjord) verifies a RIP-7212 signature', async () => {
+    for (const n of info.nodes) {
+      const call = { to: P256VERIFY_ADDRESS, data: P256VERIFY_VALID_INPUT };
+      expect(await rpcCall(n.execRpc, 'eth_call', [call, 'latest']), n.name).toBe(P256VERIFY_SUCCESS);
+    }
+  });
 
   it('a deposit on layer 1 emits the TransactionDeposited log derivation decodes', async (ctx) => {
     const user = info.accounts.find((a) => a.role === 'test');

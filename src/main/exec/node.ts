@@ -24,6 +24,8 @@ import { ChainStore } from './chain/chainStore.js';
 import { exitWhenSynced } from './chain/exitWhenSynced.js';
 import { headEvents } from './chain/headEvents.js';
 import { BlockImporter } from './chain/importer.js';
+import { PendingBlocks, pendingBlocksDefaults } from './chain/pending.js';
+import { dbPoolChain } from './chain/poolChain.js';
 import { createPreimageRecorder, type PreimageOptions } from './chain/preimages.js';
 import { openChainDatabase } from './cmd/database.js';
 import type { Database } from './db/open.js';
@@ -44,11 +46,9 @@ import { accountManagerFromSettings } from './rpc/accounts.js';
 import { clientVersion, registerExecApis } from './rpc/api.js';
 import { ExecRpcBackend, type ExecRpcOptions } from './rpc/backend.js';
 import { FilterSystem } from './rpc/filters.js';
-import { PendingBlocks, pendingBlocksDefaults } from './rpc/pending.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
 import { createLiveTracer } from './tracing/live.js';
-import { dbPoolChain } from './txpool/chain.js';
 import type { TxPoolOptions } from './txpool/options.js';
 import { TernTxPool } from './txpool/pool.js';
 
@@ -69,9 +69,9 @@ export interface ExecNodeOptions {
   auth?: { host: string; port: number; vhosts: string[] | undefined; jwtSecretPath: string } | undefined;
   /** --rollup.halt */
   rollupHalt?: HaltLevel | undefined;
-  /** --rollup.computependingblock: `pending` is a block built from the pool on the head (rpc/pending.ts). */
+  /** --rollup.computependingblock: `pending` is a block built from the pool on the head (chain/pending.ts). */
   computePendingBlock?: boolean | undefined;
-  /** How often a pool change may rebuild that block (tests); rpc/pending.ts's default otherwise. */
+  /** How often a pool change may rebuild that block (tests); chain/pending.ts's default otherwise. */
   pendingRebuildMs?: number | undefined;
   /** --datadir (admin_datadir). */
   datadir?: string | undefined;

@@ -5,7 +5,6 @@
 // Execution goes through processBlock, the same code import runs, so a built block always imports. Pool
 // transactions are packed by their gas limit (not by the gas they end up using) and a candidate that turns out
 // invalid is dropped and the block re-executed; this trades some packing density for having one state transition.
-import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Block, transactionsRoot, type Withdrawal, withdrawalsRoot } from '../../primitives/block/block.js';
@@ -23,19 +22,18 @@ import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import type { TxHooks } from '../evm/context.js';
-import { createKzg } from '../evm/kzg.js';
-import { Executor } from '../evm/transition.js';
-import { TrieStateReader } from '../rpc/stateAt.js';
+import { createExecutor } from '../evm/executor.js';
+import type { Executor } from '../evm/transition.js';
 import type { SenderRecovery } from '../senders/interface.js';
-import { FlatState } from '../state/flatState.js';
 import type { StateReader } from '../state/interface.js';
+import { DbStateReader } from '../state/stateStore.js';
 import { StateCommitment } from '../state/trie/commitment.js';
 import type { NodeReader } from '../state/trie/interface.js';
+import { TrieStateReader } from '../state/trieReader.js';
 import type { TxPool } from '../txpool/interface.js';
 import type { ChainStore } from './chainStore.js';
 import { type ExecutedBlock, messagePasserRoot } from './importer.js';
 import { type BlockOutcome, processBlock } from './processBlock.js';
-import { DbStateReader } from './stateStore.js';
 
 const TX_TYPE_BLOB = 3;
 const TX_TYPE_DEPOSIT = 0x7e;
@@ -317,10 +315,7 @@ export class BlockBuilder {
   static async create(store: ChainStore, senders: SenderRecovery, deps: BuilderDeps): Promise<BlockBuilder> {
     const config = store.config();
     const keccak256 = store.preimages?.keccak256; // --vmdebug: KECCAK256 inputs recorded (./preimages.ts)
-    const common = createCustomCommon({ chainId: Number(config.chainId) }, Mainnet, {
-      customCrypto: { kzg: createKzg(), ...(keccak256 !== undefined ? { keccak256 } : {}) },
-    });
-    const executor = await Executor.create({ common, state: new FlatState(store.stateReader()) });
+    const executor = await createExecutor(config, store.stateReader(), { keccak256 });
     executor.tracer = deps.tracer;
     return new BlockBuilder(store, senders, executor, deps);
   }

@@ -19,13 +19,13 @@ import type { WriteBatch } from '../db/interface.js';
 import type { Database } from '../db/open.js';
 import { writeCode, writeTrieNode } from '../db/state.js';
 import type { StateDiff } from '../state/interface.js';
+import { DbStateReader, writeStateDiff } from '../state/stateStore.js';
 import { StateCommitment } from '../state/trie/commitment.js';
 import type { TrieNode } from '../state/trie/interface.js';
 import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFromReverse } from './changeset.js';
 import { type Genesis, genesisHeader } from './genesis.js';
 import { headEvents } from './headEvents.js';
 import type { PreimageRecorder } from './preimages.js';
-import { DbStateReader, writeStateDiff } from './stateStore.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
@@ -64,7 +64,7 @@ export interface HeadChange {
 
 // ---- decoded reads through the block cache (--cache.database, ../db/blockCache.ts) ---------------------------------
 //
-// Any ChainReader works: the live database or a snapshot of it (rpc/chainView.ts's views). A hit counts only when
+// Any ChainReader works: the live database or a snapshot of it (./chainView.ts's views). A hit counts only when
 // the reader itself holds the block (its hash → number entry, one key-value read), so a snapshot older than the
 // block, or a reader after the block's deletion, never sees it from the cache. What a reorg changes (the canonical
 // index, the head) is read from the reader every time; entries by hash never go stale. Each caller gets its own

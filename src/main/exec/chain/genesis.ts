@@ -12,6 +12,7 @@ import {
 } from '../../primitives/chainConfig.js';
 import { bigintToBytes, rlpEncode } from '../../primitives/rlp.js';
 import { EMPTY_TRIE_ROOT, secureTrieRoot } from '../../primitives/trie/root.js';
+import { EMPTY_CODE_HASH } from '../state/stateStore.js';
 
 export interface GenesisAccount {
   balance: bigint;
@@ -46,7 +47,6 @@ export const GENESIS_DIFFICULTY = 131072n;
 export const INITIAL_BASE_FEE = 1_000_000_000n;
 /** The OP-Stack predeploy whose storage root is the withdrawals root from Isthmus on. */
 export const L2_TO_L1_MESSAGE_PASSER = '0x4200000000000000000000000000000000000016';
-export const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
 
 function fail(what: string, v: unknown): never {
   throw new TernError('GENESIS_INVALID', `genesis: ${what} is invalid (${JSON.stringify(v)?.slice(0, 80)})`);

@@ -6,7 +6,6 @@
 // block on any stored parent (flat state for the head's children, the trie for other parents) and stores it
 // beside the chain without moving the head — the Engine API's newPayload; forkchoiceUpdated then calls
 // ChainStore.setHead.
-import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Block, transactionsRoot, unclesHash, withdrawalsRoot } from '../../primitives/block/block.js';
@@ -16,19 +15,19 @@ import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
 import type { TxHooks } from '../evm/context.js';
-import { createKzg } from '../evm/kzg.js';
-import { Executor } from '../evm/transition.js';
+import { createExecutor } from '../evm/executor.js';
+import type { Executor } from '../evm/transition.js';
 import { InlineTrieHasher } from '../hasher/inline.js';
 import type { TrieCommit, TrieHasher } from '../hasher/interface.js';
 import { touchedAddresses } from '../hasher/touched.js';
-import { TrieStateReader } from '../rpc/stateAt.js';
 import type { SenderRecovery, SenderResult } from '../senders/interface.js';
-import { FlatState, type FlatStateOptions } from '../state/flatState.js';
+import type { FlatStateOptions } from '../state/flatState.js';
 import type { StateDiff, StateReader } from '../state/interface.js';
+import { DbStateReader } from '../state/stateStore.js';
 import type { StateCommitmentResult } from '../state/trie/commitment.js';
+import { TrieStateReader } from '../state/trieReader.js';
 import type { ChainHead, ChainStore } from './chainStore.js';
 import { processBlock } from './processBlock.js';
-import { DbStateReader } from './stateStore.js';
 import { validateHeader } from './validateHeader.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -157,10 +156,7 @@ export class BlockImporter {
   ): Promise<BlockImporter> {
     const config = store.config();
     const keccak256 = store.preimages?.keccak256; // --vmdebug: KECCAK256 inputs recorded (./preimages.ts)
-    const common = createCustomCommon({ chainId: Number(config.chainId) }, Mainnet, {
-      customCrypto: { kzg: createKzg(), ...(keccak256 !== undefined ? { keccak256 } : {}) },
-    });
-    const executor = await Executor.create({ common, state: new FlatState(store.stateReader(), opts.flatState) });
+    const executor = await createExecutor(config, store.stateReader(), { keccak256, flatState: opts.flatState });
     executor.tracer = opts.tracer;
     const hasher = opts.hasher ?? new InlineTrieHasher({ prefetch: false }, { db: store.db.kv });
     return new BlockImporter(store, senders, executor, logger, hasher);

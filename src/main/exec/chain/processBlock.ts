@@ -7,14 +7,13 @@ import { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { Block } from '../../primitives/block/block.js';
-import { blobParamsAt, type ChainConfig, hardforkAt } from '../../primitives/chainConfig.js';
+import type { ChainConfig } from '../../primitives/chainConfig.js';
 import { logsBloom, orBloom } from '../../primitives/receipt/bloom.js';
 import type { Log, Receipt } from '../../primitives/receipt/receipt.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
-import { createBlockEnv } from '../evm/env.js';
+import { blockEnv } from '../evm/executor.js';
 import type { TxResult } from '../evm/interface.js';
 import { ensureCreate2Deployer } from '../evm/op/create2deployer.js';
-import { opForksAt } from '../evm/op/forks.js';
 import {
   BEACON_ROOTS_ADDRESS,
   CONSOLIDATION_QUEUE_ADDRESS,
@@ -71,26 +70,8 @@ function invalidBody(message: string): never {
 export async function processBlock(input: ProcessBlockInput): Promise<BlockOutcome> {
   const { executor, config, block } = input;
   const h = block.header;
-  const blobParams = blobParamsAt(config, h.timestamp);
-  const op = opForksAt(config, h.number, h.timestamp);
-  const env = createBlockEnv({
-    common: executor.common,
-    hardfork: hardforkAt(config, h.number, h.timestamp),
-    number: h.number,
-    timestamp: h.timestamp,
-    coinbase: new Address(h.coinbase),
-    gasLimit: h.gasLimit,
-    ...(h.baseFeePerGas !== undefined ? { baseFee: h.baseFeePerGas } : {}),
-    prevRandao: h.mixHash,
-    difficulty: h.difficulty,
-    ...(h.excessBlobGas !== undefined ? { excessBlobGas: h.excessBlobGas } : {}),
-    ...(h.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: h.parentBeaconBlockRoot } : {}),
-    ...(blobParams
-      ? { blobBaseFeeUpdateFraction: blobParams.baseFeeUpdateFraction, maxBlobsPerBlock: blobParams.max }
-      : {}),
-    getBlockHash: input.getBlockHash,
-    op,
-  });
+  const env = blockEnv(config, executor.common, h, input.getBlockHash);
+  const op = env.op;
   if (op?.canyon === true && block.withdrawals !== undefined && block.withdrawals.length > 0) {
     invalidBody(`OP blocks carry no withdrawals: the block has ${block.withdrawals.length}`);
   }

@@ -13,14 +13,14 @@ import { encodeHeader, headerHash } from '../../primitives/block/header.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { encodeReceipt } from '../../primitives/receipt/receipt.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
+import { ChainView, type HeaderRef } from '../chain/chainView.js';
+import { stateAt } from '../chain/stateAt.js';
+import type { CallArgs } from '../evm/callMessage.js';
 import type { ExecRpcBackend } from '../rpc/backend.js';
 import { headerByHash, headerByNumber, isPending, stateBlockRef } from '../rpc/blockTag.js';
-import type { CallArgs } from '../rpc/callArgs.js';
-import { ChainView, type HeaderRef } from '../rpc/chainView.js';
 import { hex, qty, receiptsToJson } from '../rpc/format.js';
 import { childBaseFee, effectiveTip } from '../rpc/gasPrice.js';
 import { getLogs, type LogFilter } from '../rpc/logs.js';
-import { stateAt } from '../rpc/stateAt.js';
 import { findMinedTx } from '../rpc/txLookup.js';
 import type { TernTxPool } from '../txpool/pool.js';
 

@@ -5,7 +5,7 @@ import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import type { Database } from '../db/open.js';
-import { configureLogCache } from '../rpc/logs.js';
+import { configureLogCache } from './logCache.js';
 import type { ResolvedStorageSettings } from './options.js';
 import { HistoryErrorCode } from './policy.js';
 import { HistoryService, type HistoryServiceDeps } from './service.js';

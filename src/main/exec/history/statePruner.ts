@@ -17,11 +17,11 @@
 import type { Logger } from '../../common/logger/index.js';
 import { decodeHeader } from '../../primitives/block/header.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
-import { decodeAccountRecord } from '../chain/stateStore.js';
 import * as chain from '../db/chain.js';
 import type { KVReader, KVStore, ReadSnapshot } from '../db/interface.js';
 import { decodeNumber, encodeNumber, MetaKey, metaKey, NUMBER_LENGTH, TablePrefix, tablePrefix } from '../db/schema.js';
 import { readTrieNode } from '../db/state.js';
+import { decodeAccountRecord } from '../state/stateStore.js';
 import { BRANCH, decodeNode, EMBEDDED, EXTENSION, HASH, hashOf, LEAF, type Ref } from '../state/trie/node.js';
 import { headNumber } from './txIndexer.js';
 

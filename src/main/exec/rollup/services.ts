@@ -4,18 +4,17 @@ import type { Logger } from '../../common/logger/index.js';
 import { RpcClient } from '../../common/rpc/client.js';
 import { isOptimism } from '../../primitives/chainConfig.js';
 import type { ChainStore } from '../chain/chainStore.js';
-import type { ExecRpcBackend } from '../rpc/backend.js';
-import { ChainView } from '../rpc/chainView.js';
-import { stateAt } from '../rpc/stateAt.js';
+import { ChainView } from '../chain/chainView.js';
+import { stateAt } from '../chain/stateAt.js';
 import type { TxPool } from '../txpool/interface.js';
 import type { TernTxPool } from '../txpool/pool.js';
 import { CONDITIONAL_MAX_COST, checkHeaderConditional, checkStateConditional } from './conditional.js';
 import { ConditionalRegistry, conditionalPool } from './conditionalPool.js';
+import type { RollupBackend, RollupEthParts } from './ethParts.js';
 import { firstLocalBlock } from './historical.js';
 import { type InteropChain, InteropFilter, supervisorClient } from './interop.js';
 import type { RollupOptions } from './options.js';
 import { RateLimiter } from './rateLimiter.js';
-import type { RollupEthParts } from './rpc.js';
 
 export interface RollupServices {
   /** What the eth namespace layers on (undefined: nothing to change). */
@@ -37,7 +36,7 @@ export function nextBlockTime(store: ChainStore): bigint | string {
 
 export function createRollupServices(
   opts: RollupOptions,
-  deps: { backend: ExecRpcBackend; pool: TernTxPool; store: ChainStore; logger: Logger },
+  deps: { backend: RollupBackend; pool: TernTxPool; store: ChainStore; logger: Logger },
 ): RollupServices {
   const { backend, pool, store, logger } = deps;
   const config = store.config();

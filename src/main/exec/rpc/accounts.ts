@@ -15,7 +15,8 @@ import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
 import { AccountManager } from '../accounts/manager.js';
-import { type CallArgs, decodeCallArgs } from './callArgs.js';
+import type { CallArgs } from '../evm/callMessage.js';
+import { decodeCallArgs } from './callArgs.js';
 import { checkTxFee } from './sendTx.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;

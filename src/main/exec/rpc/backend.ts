@@ -7,12 +7,12 @@ import { serverError } from '../../common/rpc/errors.js';
 import { ParamError } from '../../common/rpc/params.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
+import { ChainView } from '../chain/chainView.js';
+import type { PendingBlockSource } from '../chain/pending.js';
 import type { Database } from '../db/open.js';
 import { recoverSender } from '../senders/recover.js';
 import { CallRunner } from './call.js';
-import { ChainView } from './chainView.js';
 import { GasPriceOracle, type GasPriceOracleOptions, gasPriceOracleDefaults } from './gasPrice.js';
-import type { PendingBlockSource } from './pending.js';
 
 export interface ExecRpcOptions {
   /** --networkid: 0 reports the chain id (net_version). */

@@ -7,7 +7,7 @@
 // - a hash (EIP-1898) is any stored block, and with `requireCanonical` only a canonical one.
 import { serverError } from '../../common/rpc/errors.js';
 import type { BlockNumberOrHash, BlockNumberParam } from '../../common/rpc/params.js';
-import type { ChainView, HeaderRef } from './chainView.js';
+import type { ChainView, HeaderRef } from '../chain/chainView.js';
 
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 

@@ -6,6 +6,8 @@ import { serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeBlockNumber, decodeBlockNumberOrHash, decodeHash, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { encodeBlock, transactionHash } from '../../primitives/block/block.js';
+import type { ChainView, HeaderRef } from '../chain/chainView.js';
+import { equalBytes } from '../chain/chainView.js';
 import { readPreimage } from '../chain/preimages.js';
 import { decodeTraceConfig } from '../tracing/config.js';
 import { TraceRunner } from '../tracing/runner.js';
@@ -14,8 +16,6 @@ import { witnessToJson } from '../witness/witness.js';
 import type { ExecRpcBackend } from './backend.js';
 import { blockRef, headerByHash, headerByNumber } from './blockTag.js';
 import { decodeCallArgs } from './callArgs.js';
-import type { ChainView, HeaderRef } from './chainView.js';
-import { equalBytes } from './chainView.js';
 import { hex } from './format.js';
 
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));

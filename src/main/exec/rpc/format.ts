@@ -10,8 +10,8 @@ import { blockReceiptsToJson, createAddress } from '../../primitives/receipt/jso
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
+import type { HeaderRef } from '../chain/chainView.js';
 import { opReceiptFields } from '../evm/op/receiptFields.js';
-import type { HeaderRef } from './chainView.js';
 
 const hex = (b: Uint8Array): string => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
 const qty = (n: bigint | number): string => `0x${n.toString(16)}`;

@@ -16,8 +16,8 @@ import {
 import type { Header } from '../../primitives/block/header.js';
 import { blobParamsAt, type ChainConfig, isBlockForkActive, isTimeForkActive } from '../../primitives/chainConfig.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
+import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 import { headerByNumber } from './blockTag.js';
-import { type ChainView, equalBytes, type HeaderRef } from './chainView.js';
 import type { SenderOf } from './format.js';
 
 export interface GasPriceOracleOptions {

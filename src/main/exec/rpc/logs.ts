@@ -11,11 +11,11 @@ import {
   ParamError,
 } from '../../common/rpc/params.js';
 import { keccak256 } from '../../native/keccak.js';
-import { transactionHash } from '../../primitives/block/block.js';
 import type { Log } from '../../primitives/receipt/receipt.js';
+import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
+import { blockLogList } from '../history/logCache.js';
 import { candidateBlocks, readLogIndexRange } from '../history/logIndex.js';
 import { headerByNumber } from './blockTag.js';
-import { type ChainView, equalBytes, type HeaderRef } from './chainView.js';
 import { hex, qty } from './format.js';
 
 const MAX_ADDRESSES = 1000;
@@ -162,49 +162,6 @@ function logMatches(log: Log, f: LogFilter): boolean {
     if (sub.length > 0 && !sub.includes(hex(log.topics[i] as Uint8Array))) return false;
   }
   return true;
-}
-
-/** One log of a block with its position, as cached between requests (--cache.blocklogs). */
-interface BlockLog {
-  log: Log;
-  txIndex: number;
-  logIndex: number;
-  txHash: string;
-}
-
-/** Decoded logs of recent blocks by block hash (a hash fixes the receipts, so entries never go stale). */
-const logCache = new Map<string, BlockLog[]>();
-let logCacheSize = 32;
-
-/** --cache.blocklogs: how many blocks' decoded logs the filter code keeps; 0 disables the cache. */
-export function configureLogCache(blocks: number): void {
-  logCacheSize = Math.max(0, Math.floor(blocks));
-  while (logCache.size > logCacheSize) logCache.delete(logCache.keys().next().value as string);
-}
-
-function blockLogList(view: ChainView, ref: HeaderRef): BlockLog[] | undefined {
-  const key = Buffer.from(ref.hash).toString('hex');
-  const cached = logCache.get(key);
-  if (cached) {
-    logCache.delete(key);
-    logCache.set(key, cached);
-    return cached;
-  }
-  const receipts = view.receipts(ref);
-  if (!receipts) return undefined;
-  const block = view.block(ref.hash);
-  const out: BlockLog[] = [];
-  let logIndex = 0;
-  receipts.forEach((r, txIndex) => {
-    const raw = block?.transactions[txIndex];
-    const txHash = raw ? hex(transactionHash(raw)) : `0x${'00'.repeat(32)}`;
-    for (const log of r.logs) out.push({ log, txIndex, logIndex: logIndex++, txHash });
-  });
-  if (logCacheSize > 0) {
-    logCache.set(key, out);
-    if (logCache.size > logCacheSize) logCache.delete(logCache.keys().next().value as string);
-  }
-  return out;
 }
 
 /** The matching logs of one block, with their positions. */

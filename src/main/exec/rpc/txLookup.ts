@@ -1,7 +1,7 @@
 // Where a mined transaction sits: the canonical block that holds it (through the transaction index) and its
 // position. eth_getTransactionByHash, eth_getTransactionReceipt and GraphQL's `transaction` read it from here.
 import { type Block, transactionHash } from '../../primitives/block/block.js';
-import { type ChainView, equalBytes, type HeaderRef } from './chainView.js';
+import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 
 export interface MinedTx {
   block: Block;

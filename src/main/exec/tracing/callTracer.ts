@@ -3,9 +3,9 @@
 // among its sub-calls; logs of frames that reverted are dropped). `onlyTopCall` keeps the top frame alone. The top
 // frame reports the transaction's gas limit and the receipt's gas used, as geth's does.
 import type { Address } from '@ethereumjs/util';
+import { unpackRevert } from '../evm/call.js';
 import type { BlockContext } from '../evm/context.js';
 import type { TransactionLike, TxResult } from '../evm/interface.js';
-import { unpackRevert } from '../rpc/call.js';
 import { TracerBase } from './base.js';
 import type { EvmListeners, MessageEvent, MessageResultEvent, StepEvent } from './evmEvents.js';
 import { hexBytes, hexQuantity, vmError, wordAddress } from './format.js';

@@ -1,6 +1,6 @@
 // Shared formatting of tracer output in geth's JSON shapes: opcode names as geth prints them, hex words, and the
 // EVM error text geth uses (core/vm/errors.go), extending the wording the call runner already maps.
-import { vmErrorMessage } from '../rpc/call.js';
+import { vmErrorMessage } from '../evm/call.js';
 
 const hexChars = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 

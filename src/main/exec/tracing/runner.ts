@@ -3,25 +3,21 @@
 // deposits included, run exactly as at import), with a tracer attached only to the transactions asked for; and a
 // call traced on the state of a block the way eth_call runs it. One executor serves the requests one at a time;
 // its flat-state overlay is dropped after each. Nothing is persisted.
-import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
 import { type RpcError, serverError } from '../../common/rpc/errors.js';
 import type { BlockNumberOrHash } from '../../common/rpc/params.js';
 import type { Block } from '../../primitives/block/block.js';
-import { blobParamsAt, type ChainConfig, hardforkAt } from '../../primitives/chainConfig.js';
+import type { ChainConfig } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
+import type { ChainView, HeaderRef } from '../chain/chainView.js';
 import { processBlock } from '../chain/processBlock.js';
+import { stateAt } from '../chain/stateAt.js';
+import { type CallArgs, callDefaults, messageTransaction, toMessage } from '../evm/callMessage.js';
 import type { TxHooks } from '../evm/context.js';
-import { createBlockEnv } from '../evm/env.js';
-import { createKzg } from '../evm/kzg.js';
-import { opForksAt } from '../evm/op/forks.js';
-import { applyTransaction, Executor } from '../evm/transition.js';
-import { type CallArgs, callDefaults, messageTransaction, toMessage } from '../rpc/callArgs.js';
-import type { ChainView, HeaderRef } from '../rpc/chainView.js';
-import { stateAt } from '../rpc/stateAt.js';
-import { FlatState } from '../state/flatState.js';
+import { blockEnv, createExecutor } from '../evm/executor.js';
+import { applyTransaction, type Executor } from '../evm/transition.js';
 import type { TracerBase } from './base.js';
 import type { TraceConfig } from './config.js';
 import { createTracer } from './directory.js';
@@ -71,10 +67,7 @@ export class TraceRunner {
 
   #getExecutor(): Promise<Executor> {
     this.#executor ??= (async () => {
-      const common = createCustomCommon({ chainId: Number(this.backend.config.chainId) }, Mainnet, {
-        customCrypto: { kzg: createKzg() },
-      });
-      return Executor.create({ common, state: new FlatState(EMPTY_READER) });
+      return createExecutor(this.backend.config, EMPTY_READER);
     })();
     return this.#executor;
   }
@@ -191,33 +184,10 @@ export class TraceRunner {
         const h = ref.header;
         const filled = callDefaults(args, gasCap, h.baseFeePerGas, config.chainId);
         const msg = toMessage(filled, h.baseFeePerGas);
-        const blobParams = blobParamsAt(config, h.timestamp);
-        let env = createBlockEnv({
-          common: executor.common,
-          hardfork: hardforkAt(config, h.number, h.timestamp),
-          number: h.number,
-          timestamp: h.timestamp,
-          coinbase: new Address(h.coinbase),
-          gasLimit: h.gasLimit,
-          // geth lowers the base fee to zero for a message that pays no gas price.
-          ...(h.baseFeePerGas !== undefined ? { baseFee: msg.gasPrice === 0n ? 0n : h.baseFeePerGas } : {}),
-          prevRandao: h.mixHash,
-          difficulty: h.difficulty,
-          ...(h.excessBlobGas !== undefined ? { excessBlobGas: h.excessBlobGas } : {}),
-          ...(h.parentBeaconBlockRoot !== undefined ? { parentBeaconBlockRoot: h.parentBeaconBlockRoot } : {}),
-          ...(blobParams
-            ? { blobBaseFeeUpdateFraction: blobParams.baseFeeUpdateFraction, maxBlobsPerBlock: blobParams.max }
-            : {}),
-          getBlockHash: (n) => view.canonicalHash(n),
-          op: opForksAt(config, h.number, h.timestamp),
+        const env = blockEnv(config, executor.common, h, (n) => view.canonicalHash(n), {
+          noBaseFee: msg.gasPrice === 0n,
+          noBlobBaseFee: msg.blobFeeCap === 0n,
         });
-        if (msg.blobFeeCap === 0n && env.blobBaseFee !== undefined) {
-          env = {
-            ...env,
-            blobBaseFee: 0n,
-            evmBlock: { header: { ...env.evmBlock.header, getBlobGasPrice: () => 0n } },
-          };
-        }
         const sender = new Address(msg.from);
         const tx = messageTransaction(msg, executor.state.getNonce(sender));
         const ctx = executor.startBlock(env);

@@ -1,11 +1,9 @@
 // What the pool reads from the chain: the head, account nonces and balances at the head, and blocks by hash (to
-// find what a new head included and, on a reorg, what it dropped). dbPoolChain reads the node's database through
-// one snapshot per call; tests give a plain object.
+// find what a new head included and, on a reorg, what it dropped). ../chain/poolChain.ts reads the node's database
+// through one snapshot per call; tests give a plain object.
 import type { Block } from '../../primitives/block/block.js';
 import type { Header } from '../../primitives/block/header.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
-import type { Database } from '../db/open.js';
-import { ChainView } from '../rpc/chainView.js';
 
 export interface PoolHead {
   readonly header: Header;
@@ -28,22 +26,4 @@ export interface PoolChainView {
 export interface PoolChain {
   readonly config: ChainConfig;
   view(): PoolChainView;
-}
-
-export function dbPoolChain(db: Database, config: ChainConfig): PoolChain {
-  return {
-    config,
-    view(): PoolChainView {
-      const v = ChainView.open(db, config);
-      return {
-        head: () => v.head(),
-        account: (address) => {
-          const a = v.state().getAccount(address);
-          return { nonce: a?.nonce ?? 0n, balance: a?.balance ?? 0n };
-        },
-        block: (hash) => v.block(hash),
-        release: () => v.release(),
-      };
-    },
-  };
 }

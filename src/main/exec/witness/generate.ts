@@ -1,21 +1,18 @@
 // debug_executionWitness: re-executes a stored block on its parent's trie (never the flat state, which only
 // holds the head) through recording readers, computes the post-state root over the same recorder, and checks it
 // against the header so a witness is never handed out for an execution that disagrees with the chain.
-import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { TernError } from '../../common/errors.js';
 import type { Block } from '../../primitives/block/block.js';
 import type { Header } from '../../primitives/block/header.js';
 import { type ChainConfig, isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import { messagePasserRoot } from '../chain/importer.js';
 import { processBlock } from '../chain/processBlock.js';
-import { createKzg } from '../evm/kzg.js';
-import { Executor } from '../evm/transition.js';
-import { type CodeAndNodes, TrieStateReader } from '../rpc/stateAt.js';
+import { createExecutor } from '../evm/executor.js';
 import { InlineSenderRecovery } from '../senders/inline.js';
 import type { SenderRecovery } from '../senders/interface.js';
-import { FlatState } from '../state/flatState.js';
 import { fromHex, toHexKey } from '../state/hex.js';
 import { StateCommitment } from '../state/trie/commitment.js';
+import { type CodeAndNodes, TrieStateReader } from '../state/trieReader.js';
 import { RecordingBlockHashes, RecordingNodeReader, RecordingStateReader } from './recorder.js';
 import type { ExecutionWitness } from './witness.js';
 
@@ -85,10 +82,7 @@ export async function generateWitness(
     if (!r.ok) fail(`transaction ${i} of block ${header.number}: ${r.message}`);
     return r.address;
   });
-  const common = createCustomCommon({ chainId: Number(config.chainId) }, Mainnet, {
-    customCrypto: { kzg: createKzg() },
-  });
-  const executor = await Executor.create({ common, state: new FlatState(reader) });
+  const executor = await createExecutor(config, reader);
   await processBlock({ executor, config, block, senders, getBlockHash: hashes.get });
   const diff = executor.state.diff();
   const commitment = new StateCommitment(nodes).apply(parent.stateRoot, diff);

@@ -3,7 +3,6 @@
 // and the post-state root is computed by the same incremental trie, resolving nodes from the preimages. Two entry
 // points: build a block from payload attributes (what execute-witness does for OP chains) and re-execute a given
 // block (how an Ethereum chain's witness is checked, having no attributes to build from).
-import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { TernError } from '../../common/errors.js';
 import type { Block } from '../../primitives/block/block.js';
 import { type Header, headerHash } from '../../primitives/block/header.js';
@@ -13,11 +12,9 @@ import { orderedTrieRoot } from '../../primitives/trie/root.js';
 import { assembleBlock, type BuildAttributes, type BuiltBlock } from '../chain/builder.js';
 import { messagePasserRoot } from '../chain/importer.js';
 import { processBlock } from '../chain/processBlock.js';
-import { createKzg } from '../evm/kzg.js';
-import { Executor } from '../evm/transition.js';
+import { createExecutor } from '../evm/executor.js';
 import { InlineSenderRecovery } from '../senders/inline.js';
 import type { SenderRecovery } from '../senders/interface.js';
-import { FlatState } from '../state/flatState.js';
 import { StateCommitment } from '../state/trie/commitment.js';
 import { witnessBlockHashes } from './ancestors.js';
 import type { PreimageStore } from './preimages.js';
@@ -39,13 +36,6 @@ export interface ReexecutedBlock {
 
 function bad(message: string): never {
   throw new TernError('WITNESS_INPUT', message);
-}
-
-async function executorFor(config: ChainConfig, state: FlatState): Promise<Executor> {
-  const common = createCustomCommon({ chainId: Number(config.chainId) }, Mainnet, {
-    customCrypto: { kzg: createKzg() },
-  });
-  return Executor.create({ common, state });
 }
 
 async function recoverSenders(senders: SenderRecovery | undefined, txs: readonly Uint8Array[]): Promise<Uint8Array[]> {
@@ -87,7 +77,7 @@ export async function buildStateless(input: StatelessInput & { attrs: BuildAttri
   if (isOptimism(config) && attrs.gasLimit === undefined) bad('attributes.gasLimit is required on OP chains');
   const { faults, parentHash, reader, getBlockHash } = setup(input);
   const forcedSenders = await recoverSenders(input.senders, attrs.transactions ?? []);
-  const executor = await executorFor(config, new FlatState(reader));
+  const executor = await createExecutor(config, reader);
   return reportingFaults(faults, 'computing the post-state root', () =>
     assembleBlock({
       executor,
@@ -113,7 +103,7 @@ export async function reexecuteStateless(input: StatelessInput & { block: Block 
   const { faults, parentHash, reader, getBlockHash } = setup(input);
   if (Buffer.compare(block.header.parentHash, parentHash) !== 0) bad('the block is not a child of the parent header');
   const senders = await recoverSenders(input.senders, block.transactions);
-  const executor = await executorFor(config, new FlatState(reader));
+  const executor = await createExecutor(config, reader);
   return reportingFaults(faults, 'computing the post-state root', async () => {
     const outcome = await processBlock({ executor, config, block, senders, getBlockHash });
     const commitment = new StateCommitment(input.preimages).apply(parent.stateRoot, executor.state.diff());

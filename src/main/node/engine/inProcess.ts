@@ -8,9 +8,9 @@
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import type { ChainStore } from '../../exec/chain/chainStore.js';
+import { ChainView } from '../../exec/chain/chainView.js';
+import { stateAt } from '../../exec/chain/stateAt.js';
 import { type EngineApi, payloadFromBlock } from '../../exec/engine/api.js';
-import { ChainView } from '../../exec/rpc/chainView.js';
-import { stateAt } from '../../exec/rpc/stateAt.js';
 import type { Block } from '../../primitives/block/block.js';
 import type { Header } from '../../primitives/block/header.js';
 import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';

@@ -9,6 +9,7 @@ import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { BlockBuilder } from '../../../../../src/main/exec/chain/builder.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
+import { dbPoolChain } from '../../../../../src/main/exec/chain/poolChain.js';
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { DevBeacon } from '../../../../../src/main/exec/dev/beacon.js';
 import { devGenesis } from '../../../../../src/main/exec/dev/genesis.js';
@@ -20,7 +21,6 @@ import {
 } from '../../../../../src/main/exec/dev/sealer.js';
 import { load as loadCKzg } from '../../../../../src/main/exec/evm/kzg.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
-import { dbPoolChain } from '../../../../../src/main/exec/txpool/chain.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { keccak256 as keccak } from '../../../../../src/main/native/keccak.js';
 

@@ -12,6 +12,7 @@ import { BlockBuilder, type BuildAttributes } from '../../../../../src/main/exec
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
+import { dbPoolChain } from '../../../../../src/main/exec/chain/poolChain.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { type GraphqlHttpOptions, graphqlRoutes } from '../../../../../src/main/exec/graphql/http.js';
 import type { GraphqlDeps } from '../../../../../src/main/exec/graphql/resolvers.js';
@@ -19,7 +20,6 @@ import { registerExecApis } from '../../../../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../../../../src/main/exec/rpc/backend.js';
 import { FilterSystem } from '../../../../../src/main/exec/rpc/filters.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
-import { dbPoolChain } from '../../../../../src/main/exec/txpool/chain.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { GENESIS_BLOCK_FORKS } from '../../../../../src/main/primitives/chainConfig.js';

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
-import { EMPTY_CODE_HASH, parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
-import { DbStateReader } from '../../../../../src/main/exec/chain/stateStore.js';
+import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import type { AccountDiff, StateDiff } from '../../../../../src/main/exec/state/interface.js';
+import { DbStateReader, EMPTY_CODE_HASH } from '../../../../../src/main/exec/state/stateStore.js';
 import { StateCommitment } from '../../../../../src/main/exec/state/trie/commitment.js';
 import { type Header, headerHash } from '../../../../../src/main/primitives/block/header.js';
 import { FIXTURES } from '../../../../helpers/paths.js';

@@ -12,12 +12,12 @@ import { type CallContext, RpcRegistry } from '../../../../../src/main/common/rp
 import { AccountManager } from '../../../../../src/main/exec/accounts/manager.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
+import { dbPoolChain } from '../../../../../src/main/exec/chain/poolChain.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { devGenesis } from '../../../../../src/main/exec/dev/genesis.js';
 import { registerExecApis } from '../../../../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../../../../src/main/exec/rpc/backend.js';
 import { FilterSystem } from '../../../../../src/main/exec/rpc/filters.js';
-import { dbPoolChain } from '../../../../../src/main/exec/txpool/chain.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
 import { rpcError } from './chain.js';

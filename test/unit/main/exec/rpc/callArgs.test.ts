@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { RpcError } from '../../../../../src/main/common/rpc/errors.js';
 import { ParamError } from '../../../../../src/main/common/rpc/params.js';
-import { revertError, unpackRevert, vmErrorMessage } from '../../../../../src/main/exec/rpc/call.js';
-import { callDefaults, decodeCallArgs, toMessage } from '../../../../../src/main/exec/rpc/callArgs.js';
+import { revertError, unpackRevert, vmErrorMessage } from '../../../../../src/main/exec/evm/call.js';
+import { callDefaults, toMessage } from '../../../../../src/main/exec/evm/callMessage.js';
+import { decodeCallArgs } from '../../../../../src/main/exec/rpc/callArgs.js';
 import { decodeStorageKey } from '../../../../../src/main/exec/rpc/eth.js';
 import { childBaseFee, effectiveTip } from '../../../../../src/main/exec/rpc/gasPrice.js';
 import { ETHEREUM_BASE_FEE_PARAMS, nextBaseFee } from '../../../../../src/main/primitives/block/fees.js';

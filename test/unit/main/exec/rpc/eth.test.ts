@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { TablePrefix } from '../../../../../src/main/exec/db/schema.js';
 import { iterateStorage } from '../../../../../src/main/exec/db/state.js';
-import { TrieStateReader } from '../../../../../src/main/exec/rpc/stateAt.js';
+import { TrieStateReader } from '../../../../../src/main/exec/state/trieReader.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { asList, rlpDecode } from '../../../../../src/main/primitives/rlp.js';
 import { buildTestChain, rpcError, serveTestChain, type TestChain, type TestRpc } from './chain.js';
@@ -360,7 +360,7 @@ describe('fees and oracle settings', () => {
     const config = chain.store.config();
     const op = { ...config, optimism: { eip1559Elasticity: 6n, eip1559Denominator: 50n } };
     const { ExecRpcBackend } = await import('../../../../../src/main/exec/rpc/backend.js');
-    const { ChainView } = await import('../../../../../src/main/exec/rpc/chainView.js');
+    const { ChainView } = await import('../../../../../src/main/exec/chain/chainView.js');
     const backend = new ExecRpcBackend(chain.db, op, { gpo: { minSuggestedPriorityFee: 5n } }, logger);
     const view = ChainView.open(chain.db, op);
     expect(backend.oracle.suggestTipCap(view)).toBe(5n);

@@ -7,13 +7,14 @@ import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { type CallContext, RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
 import { BlockBuilder } from '../../../../../src/main/exec/chain/builder.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
+import { PendingBlocks } from '../../../../../src/main/exec/chain/pending.js';
+import { dbPoolChain } from '../../../../../src/main/exec/chain/poolChain.js';
 import { registerExecApis } from '../../../../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../../../../src/main/exec/rpc/backend.js';
 import { FilterSystem } from '../../../../../src/main/exec/rpc/filters.js';
-import { PendingBlocks, PendingStateReader } from '../../../../../src/main/exec/rpc/pending.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import type { StateDiff } from '../../../../../src/main/exec/state/interface.js';
-import { dbPoolChain } from '../../../../../src/main/exec/txpool/chain.js';
+import { PendingStateReader } from '../../../../../src/main/exec/state/pendingReader.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { buildTestChain, EXECUTION_APIS, type TestChain } from './chain.js';
 

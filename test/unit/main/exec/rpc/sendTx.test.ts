@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { type CallContext, RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
+import { dbPoolChain } from '../../../../../src/main/exec/chain/poolChain.js';
 import { registerExecApis } from '../../../../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../../../../src/main/exec/rpc/backend.js';
 import { FilterSystem } from '../../../../../src/main/exec/rpc/filters.js';
 import { checkTxFee } from '../../../../../src/main/exec/rpc/sendTx.js';
-import { dbPoolChain } from '../../../../../src/main/exec/txpool/chain.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { buildTestChain, EXECUTION_APIS, rpcError, type TestChain } from './chain.js';
 

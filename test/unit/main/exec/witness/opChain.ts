@@ -7,10 +7,10 @@
 // and calls to a contract that stores BLOCKHASH(number - 3) (ancestor headers in the witness); across Holocene
 // (extraData), Isthmus (Prague, withdrawalsRoot) and Jovian (minBaseFee, DA footprint).
 import { writeFileSync } from 'node:fs';
+import { ChainView } from '../../../../../src/main/exec/chain/chainView.js';
 import { payloadVersionAt } from '../../../../../src/main/exec/engine/api.js';
 import type { PayloadAttributes } from '../../../../../src/main/exec/engine/types.js';
 import { L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS } from '../../../../../src/main/exec/evm/op/constants.js';
-import { ChainView } from '../../../../../src/main/exec/rpc/chainView.js';
 import { generateWitness } from '../../../../../src/main/exec/witness/generate.js';
 import { witnessPreimages } from '../../../../../src/main/exec/witness/witness.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';

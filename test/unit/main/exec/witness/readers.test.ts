@@ -4,11 +4,11 @@
 // its hash named.
 import { describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../src/main/common/errors.js';
-import { EMPTY_CODE_HASH } from '../../../../../src/main/exec/chain/genesis.js';
-import { TrieStateReader } from '../../../../../src/main/exec/rpc/stateAt.js';
 import { toHexKey } from '../../../../../src/main/exec/state/hex.js';
+import { EMPTY_CODE_HASH } from '../../../../../src/main/exec/state/stateStore.js';
 import { StateCommitment, type StateDiff } from '../../../../../src/main/exec/state/trie/commitment.js';
 import { MemoryNodeStore } from '../../../../../src/main/exec/state/trie/memory.js';
+import { TrieStateReader } from '../../../../../src/main/exec/state/trieReader.js';
 import { PreimageStore } from '../../../../../src/main/exec/witness/preimages.js';
 import { RecordingNodeReader, RecordingStateReader } from '../../../../../src/main/exec/witness/recorder.js';
 import { FaultLog, WitnessStateReader } from '../../../../../src/main/exec/witness/statelessReader.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportedError } from '../../../../../src/main/common/errors.js';
 import { executeWitnessFile } from '../../../../../src/main/exec/cmd/executeWitness.js';
-import { TrieStateReader } from '../../../../../src/main/exec/rpc/stateAt.js';
+import { TrieStateReader } from '../../../../../src/main/exec/state/trieReader.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { encodeHeader, type Header } from '../../../../../src/main/primitives/block/header.js';
 import { bytes, hex } from '../engine/fixture.js';

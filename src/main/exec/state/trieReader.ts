@@ -5,10 +5,10 @@ import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { asBytes, bytesToBigint, rlpDecode } from '../../primitives/rlp.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
-import { decodeAccountRecord } from '../chain/stateStore.js';
-import type { AccountRecord, StateReader } from '../state/interface.js';
-import type { NodeReader } from '../state/trie/interface.js';
-import { MerkleTrie } from '../state/trie/merkleTrie.js';
+import type { AccountRecord, StateReader } from './interface.js';
+import { decodeAccountRecord } from './stateStore.js';
+import type { NodeReader } from './trie/interface.js';
+import { MerkleTrie } from './trie/merkleTrie.js';
 import {
   BRANCH,
   decodeNode,
@@ -20,16 +20,15 @@ import {
   LEAF,
   type Ref,
   toNibbles,
-} from '../state/trie/node.js';
-import { type ChainView, equalBytes, type HeaderRef } from './chainView.js';
-import { PendingStateReader } from './pending.js';
+} from './trie/node.js';
 
 /** Code by hash and trie nodes by hash: what the trie-backed reader needs besides the root. */
 export interface CodeAndNodes extends NodeReader {
   getCode(codeHash: Uint8Array): Uint8Array;
 }
 
-const isEmptyRoot = (root: Uint8Array | undefined): boolean => root === undefined || equalBytes(root, EMPTY_TRIE_ROOT);
+const isEmptyRoot = (root: Uint8Array | undefined): boolean =>
+  root === undefined || Buffer.compare(root, EMPTY_TRIE_ROOT) === 0;
 
 /** Account and storage reads through the tries of one state root. */
 export class TrieStateReader implements StateReader {
@@ -62,22 +61,6 @@ export class TrieStateReader implements StateReader {
   getCode(codeHash: Uint8Array): Uint8Array {
     return this.store.getCode(codeHash);
   }
-}
-
-/**
- * The state after block `ref`: the flat state for the view's head, the trie for any other block, the parent's state
- * with the changes on top for the computed pending block.
- */
-export function stateAt(view: ChainView, ref: HeaderRef): StateReader {
-  const pending = view.pending;
-  if (pending && equalBytes(ref.hash, pending.ref.hash)) {
-    const parent = view.headerByHash(pending.parentHash);
-    if (!parent) throw new TernError('PENDING_PARENT', 'pending block parent not found');
-    return new PendingStateReader(stateAt(view, { header: parent, hash: pending.parentHash }), pending.diff);
-  }
-  const flat = view.state();
-  if (equalBytes(ref.hash, view.head().hash)) return flat;
-  return new TrieStateReader(flat, ref.header.stateRoot);
 }
 
 /**

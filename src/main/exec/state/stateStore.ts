@@ -2,6 +2,7 @@
 // ([nonce, balance, storageRoot, codeHash], the same bytes the account trie holds), storage values as minimal
 // big-endian bytes, code by hash, trie nodes by hash. Writing a block's diff is one pass into its write batch.
 import { TernError } from '../../common/errors.js';
+import { keccak256 } from '../../native/keccak.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, rlpDecode } from '../../primitives/rlp.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import type { KVReader, WriteBatch } from '../db/interface.js';
@@ -18,10 +19,12 @@ import {
   writeStorage,
   writeTrieNode,
 } from '../db/state.js';
-import type { AccountRecord, StateDiff, StateReader } from '../state/interface.js';
-import { encodeAccount } from '../state/trie/commitment.js';
-import type { NodeReader, TrieNode } from '../state/trie/interface.js';
-import { EMPTY_CODE_HASH } from './genesis.js';
+import type { AccountRecord, StateDiff, StateReader } from './interface.js';
+import { encodeAccount } from './trie/commitment.js';
+import type { NodeReader, TrieNode } from './trie/interface.js';
+
+/** keccak256 of empty code: the code hash of every account without code. */
+export const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
 
 const fromHex = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 

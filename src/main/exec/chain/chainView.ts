@@ -7,11 +7,11 @@ import type { Header } from '../../primitives/block/header.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { asList, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
-import { readBlock, readHeader, readReceipts } from '../chain/chainStore.js';
-import { DbStateReader } from '../chain/stateStore.js';
 import * as chain from '../db/chain.js';
 import type { KVReader } from '../db/interface.js';
 import type { Database } from '../db/open.js';
+import { DbStateReader } from '../state/stateStore.js';
+import { readBlock, readHeader, readReceipts } from './chainStore.js';
 import type { PendingBlock } from './pending.js';
 
 /** A header together with its hash (the hash is what the database keys it by; no re-hashing needed). */

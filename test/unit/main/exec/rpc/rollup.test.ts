@@ -9,15 +9,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { type CallContext, RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
+import { dbPoolChain } from '../../../../../src/main/exec/chain/poolChain.js';
 import type { RollupOptions } from '../../../../../src/main/exec/rollup/options.js';
 import { rollupDefaults } from '../../../../../src/main/exec/rollup/options.js';
 import { createRollupServices, type RollupServices } from '../../../../../src/main/exec/rollup/services.js';
 import { registerExecApis } from '../../../../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../../../../src/main/exec/rpc/backend.js';
 import { FilterSystem } from '../../../../../src/main/exec/rpc/filters.js';
-import { dbPoolChain } from '../../../../../src/main/exec/txpool/chain.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
-import { buildTestChain, EXECUTION_APIS, rpcError, type TestChain } from '../rpc/chain.js';
+import { buildTestChain, EXECUTION_APIS, rpcError, type TestChain } from './chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const CHAIN_ID = 3503995874084926;

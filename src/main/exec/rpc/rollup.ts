@@ -6,19 +6,13 @@
 // - eth_sendRawTransactionConditional (with --rollup.sequencertxconditionalenabled): cost, sanity, header, state and
 //   parent-state checks, the cost rate limit, then forwarded or pooled with its conditional;
 // - pre-history block arguments are forwarded to --rollup.historicalrpc (historical.ts).
-import type { Logger } from '../../common/logger/index.js';
 import { RpcError, RpcTransportError, serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeData, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { isOptimism } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
+import { stateAt } from '../chain/stateAt.js';
 import { TX_TYPE_BLOB } from '../evm/interface.js';
-import type { ExecRpcBackend } from '../rpc/backend.js';
-import { headerByHash } from '../rpc/blockTag.js';
-import { checkTxFee, decodeSubmitted, isProtected, type SendTxOptions } from '../rpc/sendTx.js';
-import { stateAt } from '../rpc/stateAt.js';
-import type { TernTxPool } from '../txpool/pool.js';
-import { feeCapOf } from '../txpool/validate.js';
 import {
   CONDITIONAL_COST_EXCEEDED_CODE,
   CONDITIONAL_MAX_COST,
@@ -29,28 +23,13 @@ import {
   conditionalToJson,
   decodeConditional,
   validateConditional,
-} from './conditional.js';
-import type { ConditionalRegistry } from './conditionalPool.js';
-import { type HistoricalRpc, type HistoryBoundary, historicalEthMethods } from './historical.js';
-import { type InteropFilter, TX_FILTERED_OUT } from './interop.js';
-import type { RateLimiter } from './rateLimiter.js';
-
-/** A JSON-RPC endpoint tern forwards to (the sequencer). */
-export interface ForwardRpc {
-  call(method: string, params: readonly unknown[], signal: AbortSignal): Promise<unknown>;
-}
-
-export interface RollupEthParts {
-  backend: ExecRpcBackend;
-  pool: TernTxPool;
-  logger: Logger;
-  sequencer?: ForwardRpc | undefined;
-  /** Forwarded transactions stay out of the local pool. */
-  disableTxPoolAdmission: boolean;
-  interop?: InteropFilter | undefined;
-  historical?: { boundary: HistoryBoundary; rpc: HistoricalRpc | undefined } | undefined;
-  conditional?: { registry: ConditionalRegistry; limiter: RateLimiter } | undefined;
-}
+} from '../rollup/conditional.js';
+import type { ForwardRpc, RollupEthParts } from '../rollup/ethParts.js';
+import { historicalEthMethods } from '../rollup/historical.js';
+import { TX_FILTERED_OUT } from '../rollup/interop.js';
+import { feeCapOf } from '../txpool/validate.js';
+import { headerByHash } from './blockTag.js';
+import { checkTxFee, decodeSubmitted, isProtected, type SendTxOptions } from './sendTx.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
