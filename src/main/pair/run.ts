@@ -3,6 +3,7 @@
 // starts tern-exec with all its listeners, then tern-node with the in-process engine over that tern-exec.
 // Bad input ends as one line on stderr naming the side, exit status 2, with nothing left running.
 import { execOptions } from '../cli/execOptions.js';
+import { nodeOptions } from '../cli/nodeOptions.js';
 import type { ProcessIo } from '../cli/run.js';
 import { TernError } from '../common/errors.js';
 import { createLogger, type LogRoot } from '../common/logger/index.js';
@@ -88,9 +89,10 @@ export async function runPair(io: ProcessIo): Promise<number | PairRunning> {
   }
 
   try {
+    const options = nodeOptions(nodeSettings);
     await startTernNode(
-      { settings: nodeSettings, log: nodeLog, lifecycle: pair.node },
-      { engine: inProcessEngineFactory(nodeSettings, execNode) },
+      { options, log: nodeLog, lifecycle: pair.node },
+      { engine: inProcessEngineFactory(options.replica, execNode) },
     );
   } catch (err) {
     if (!isUserError(err)) nodeLog.logger.error('Failed', { err: err instanceof Error ? err.message : String(err) });
