@@ -5,6 +5,14 @@
 // Defaults are the parsed values the seed states (durations in milliseconds). Where the seed's default column is a
 // phrase rather than a value, `defaultNote` carries its exact words. `implemented: false` marks flags whose feature
 // is not built yet: they parse and validate, and a non-default value stops the program with "not supported yet".
+
+import { nodeRpcDefaults } from '../common/rpc/listeners.js';
+import { conductorClientDefaults } from '../node/conductor/client.js';
+import { driverDefaults } from '../node/driver/driver.js';
+import { httpEngineDefaults } from '../node/engine/http.js';
+import { beaconClientDefaults } from '../node/l1/beacon.js';
+import { sequencerDefaults } from '../node/sequencer/config.js';
+import { remoteSignerDefaults } from '../node/signer/remote.js';
 import type { FlagSpec, FlagValue, ProgramSpec } from './flag.js';
 import { LOGGING_FLAGS } from './logFlags.js';
 import { NETWORK_NAMES } from './networks.js';
@@ -117,7 +125,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.beacon.fetch-all-sidecars',
     kind: 'bool',
-    default: false,
+    default: beaconClientDefaults.fetchAllSidecars,
     help: 'Fetch all blob sidecars and filter locally (workaround for faulty beacon nodes).',
     category: L1L2,
     implemented: true,
@@ -125,7 +133,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.beacon.ignore',
     kind: 'bool',
-    default: false,
+    default: beaconClientDefaults.ignore,
     help: 'Do not halt startup when the beacon endpoint health check fails.',
     category: L1L2,
     implemented: true,
@@ -229,7 +237,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l2.engine-rpc-timeout',
     kind: 'duration',
-    default: 10_000,
+    default: httpEngineDefaults.timeoutMs,
     help: 'Engine client RPC timeout.',
     category: L1L2,
     implemented: true,
@@ -246,7 +254,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'l2.enginekind',
     kind: 'enum',
     values: ['geth', 'reth', 'erigon'],
-    default: 'geth',
+    default: httpEngineDefaults.kind,
     defaultNote: 'first of three values',
     help: 'Kind of engine client, controlling behaviour per client type.',
     category: L1L2,
@@ -297,7 +305,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'syncmode',
     kind: 'enum',
     values: ['consensus-layer', 'execution-layer'],
-    default: 'consensus-layer',
+    default: driverDefaults.syncMode,
     help: 'Blockchain sync mode.',
     category: NETWORK,
     implemented: true,
@@ -322,7 +330,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'rpc.addr',
     kind: 'host',
-    default: '0.0.0.0',
+    default: nodeRpcDefaults.host,
     help: 'RPC listening address.',
     category: RPC,
     implemented: true,
@@ -330,7 +338,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'rpc.port',
     kind: 'port',
-    default: 9545,
+    default: nodeRpcDefaults.port,
     help: 'RPC listening port.',
     category: RPC,
     implemented: true,
@@ -635,7 +643,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'sequencer.l1-confs',
     kind: 'uint',
-    default: 4,
+    default: sequencerDefaults.l1Confs,
     help: 'Distance (layer-1 blocks) kept from the layer-1 head when picking a layer-1 origin.',
     category: SEQUENCER,
     implemented: true,
@@ -643,7 +651,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'sequencer.max-safe-lag',
     kind: 'uint',
-    default: 0,
+    default: sequencerDefaults.maxSafeLag,
     help: 'Maximum distance (layer-2 blocks) between the safe and unsafe heads. Disabled if 0.',
     category: SEQUENCER,
     implemented: true,
@@ -651,7 +659,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'sequencer.recover',
     kind: 'bool',
-    default: false,
+    default: sequencerDefaults.recover,
     help: 'Force the sequencer to strictly prepare the next layer-1 origin and create empty layer-2 blocks.',
     category: SEQUENCER,
     implemented: true,
@@ -659,7 +667,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'sequencer.stopped',
     kind: 'bool',
-    default: false,
+    default: sequencerDefaults.stopped,
     help: 'Start the sequencer in a stopped state (admin_startSequencer starts it).',
     category: SEQUENCER,
     implemented: true,
@@ -684,7 +692,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'conductor.rpc',
     kind: 'url',
     schemes: HTTP,
-    default: 'http://127.0.0.1:8547',
+    default: conductorClientDefaults.url,
     help: 'Conductor RPC endpoint.',
     category: SEQUENCER,
     implemented: true,
@@ -692,7 +700,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'conductor.rpc-timeout',
     kind: 'duration',
-    default: 1000,
+    default: conductorClientDefaults.timeoutMs,
     help: 'Conductor RPC timeout.',
     category: SEQUENCER,
     implemented: true,
@@ -725,7 +733,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'signer.tls.enabled',
     kind: 'bool',
-    default: true,
+    default: remoteSignerDefaults.tls.enabled,
     help: 'TLS client authentication for the signer.',
     category: SIGNER,
     implemented: true,
@@ -733,7 +741,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'signer.tls.ca',
     kind: 'path',
-    default: 'tls/ca.crt',
+    default: remoteSignerDefaults.tls.ca,
     help: 'TLS CA certificate path.',
     category: SIGNER,
     implemented: true,
@@ -741,7 +749,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'signer.tls.cert',
     kind: 'path',
-    default: 'tls/tls.crt',
+    default: remoteSignerDefaults.tls.cert,
     help: 'TLS certificate path.',
     category: SIGNER,
     implemented: true,
@@ -749,7 +757,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'signer.tls.key',
     kind: 'path',
-    default: 'tls/tls.key',
+    default: remoteSignerDefaults.tls.key,
     help: 'TLS key path.',
     category: SIGNER,
     implemented: true,
@@ -858,7 +866,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'fetch-withdrawal-root-from-state',
     kind: 'bool',
-    default: false,
+    default: httpEngineDefaults.fetchWithdrawalRootFromState,
     help: 'Read the withdrawal (message passer) storage root from the state trie through the execution layer instead of the block header, as before isthmus. Needs an archive execution client.',
     category: MISC,
     implemented: true,

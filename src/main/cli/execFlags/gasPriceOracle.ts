@@ -1,4 +1,6 @@
 // tern-exec flags, section 2.8 of the seed: Gas price oracle.
+
+import { gasPriceOracleDefaults } from '../../exec/rpc/gasPrice.js';
 import type { FlagSpec } from '../flag.js';
 import { GPO } from './shared.js';
 
@@ -6,7 +8,7 @@ export const GPO_FLAGS: readonly FlagSpec[] = [
   {
     name: 'gpo.blocks',
     kind: 'uint',
-    default: 20,
+    default: gasPriceOracleDefaults.blocks,
     help: 'Number of recent blocks to check for gas prices',
     category: GPO,
     toml: 'Eth.GPO.Blocks',
@@ -15,7 +17,7 @@ export const GPO_FLAGS: readonly FlagSpec[] = [
   {
     name: 'gpo.ignoreprice',
     kind: 'uint',
-    default: 2,
+    default: Number(gasPriceOracleDefaults.ignorePrice),
     help: 'Gas price below which the oracle ignores transactions',
     category: GPO,
     toml: 'Eth.GPO.IgnorePrice',
@@ -24,7 +26,7 @@ export const GPO_FLAGS: readonly FlagSpec[] = [
   {
     name: 'gpo.maxprice',
     kind: 'uint',
-    default: 500000000000,
+    default: Number(gasPriceOracleDefaults.maxPrice),
     help: 'Maximum priority fee (gas price before London) the oracle recommends',
     category: GPO,
     toml: 'Eth.GPO.MaxPrice',
@@ -33,7 +35,7 @@ export const GPO_FLAGS: readonly FlagSpec[] = [
   {
     name: 'gpo.minsuggestedpriorityfee',
     kind: 'uint',
-    default: 1000000,
+    default: Number(gasPriceOracleDefaults.minSuggestedPriorityFee),
     help: 'Minimum priority fee suggested; used on rollup chains when blocks are not full',
     category: GPO,
     toml: 'Eth.GPO.MinSuggestedPriorityFee',
@@ -43,7 +45,7 @@ export const GPO_FLAGS: readonly FlagSpec[] = [
     name: 'gpo.percentile',
     kind: 'uint',
     max: 100,
-    default: 60,
+    default: gasPriceOracleDefaults.percentile,
     help: 'Suggested gas price is this percentile of recent transaction gas prices',
     category: GPO,
     toml: 'Eth.GPO.Percentile',

@@ -1,4 +1,6 @@
 // tern-exec flags, section 2.13 of the seed: Rollup.
+
+import { rollupDefaults } from '../../exec/rollup/options.js';
 import type { FlagSpec } from '../flag.js';
 import { HTTP_SCHEMES, ROLLUP } from './shared.js';
 
@@ -15,7 +17,7 @@ export const ROLLUP_FLAGS: readonly FlagSpec[] = [
   {
     name: 'rollup.disabletxpoolgossip',
     kind: 'bool',
-    default: false,
+    default: rollupDefaults.disableTxPoolGossip,
     help: 'Disable transaction pool gossip',
     category: ROLLUP,
     toml: 'Eth.RollupDisableTxPoolGossip',
@@ -52,7 +54,7 @@ export const ROLLUP_FLAGS: readonly FlagSpec[] = [
   {
     name: 'rollup.historicalrpctimeout',
     kind: 'duration',
-    default: 5000,
+    default: rollupDefaults.historicalRpcTimeoutMs,
     help: 'Timeout for historical RPC requests',
     category: ROLLUP,
     toml: 'Eth.RollupHistoricalRPCTimeout',
@@ -61,7 +63,7 @@ export const ROLLUP_FLAGS: readonly FlagSpec[] = [
   {
     name: 'rollup.interopmempoolfiltering',
     kind: 'bool',
-    default: false,
+    default: rollupDefaults.interopMempoolFiltering,
     help: 'With interop, check transactions for interop validity before mempool admission (experimental)',
     category: ROLLUP,
     toml: 'Eth.InteropMempoolFiltering',
@@ -88,7 +90,7 @@ export const ROLLUP_FLAGS: readonly FlagSpec[] = [
   {
     name: 'rollup.sequencertxconditionalcostratelimit',
     kind: 'uint',
-    default: 5000,
+    default: rollupDefaults.conditionalCostRateLimit,
     help: 'Maximum cost (storage lookups) allowed for conditional transactions per second',
     category: ROLLUP,
     toml: 'Eth.RollupSequencerTxConditionalCostRateLimit',
@@ -97,7 +99,7 @@ export const ROLLUP_FLAGS: readonly FlagSpec[] = [
   {
     name: 'rollup.sequencertxconditionalenabled',
     kind: 'bool',
-    default: false,
+    default: rollupDefaults.conditionalEnabled,
     help: 'Serve eth_sendRawTransactionConditional and apply its constraints in the mempool and block building',
     category: ROLLUP,
     toml: 'Eth.RollupSequencerTxConditionalEnabled',

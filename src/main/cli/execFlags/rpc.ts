@@ -1,4 +1,7 @@
 // tern-exec flags, section 2.5 of the seed: RPC and API.
+
+import { authRpcDefaults, userRpcDefaults } from '../../common/rpc/listeners.js';
+import { sendTxDefaults } from '../../exec/rpc/sendTx.js';
 import type { FlagSpec } from '../flag.js';
 import { checkRpcPrefix } from './checks.js';
 import { RPC, RPC_NAMESPACES } from './shared.js';
@@ -16,7 +19,7 @@ export const RPC_FLAGS: readonly FlagSpec[] = [
   {
     name: 'authrpc.port',
     kind: 'port',
-    default: 8551,
+    default: authRpcDefaults.port,
     help: 'Listening port of the authenticated API',
     category: RPC,
     toml: 'Node.AuthPort',
@@ -60,7 +63,7 @@ export const RPC_FLAGS: readonly FlagSpec[] = [
   {
     name: 'http.port',
     kind: 'port',
-    default: 8545,
+    default: userRpcDefaults.httpPort,
     help: 'HTTP-RPC server listening port',
     category: RPC,
     toml: 'Node.HTTPPort',
@@ -122,7 +125,7 @@ export const RPC_FLAGS: readonly FlagSpec[] = [
   {
     name: 'ws.port',
     kind: 'port',
-    default: 8546,
+    default: userRpcDefaults.wsPort,
     help: 'WS-RPC server listening port',
     category: RPC,
     toml: 'Node.WSPort',
@@ -222,7 +225,7 @@ export const RPC_FLAGS: readonly FlagSpec[] = [
   {
     name: 'rpc.allow-unprotected-txs',
     kind: 'bool',
-    default: false,
+    default: sendTxDefaults.allowUnprotected,
     help: 'Allow transactions not signed per EIP-155 (not replay-protected) to be submitted over RPC',
     category: RPC,
     toml: 'Node.AllowUnprotectedTxs',
@@ -231,7 +234,7 @@ export const RPC_FLAGS: readonly FlagSpec[] = [
   {
     name: 'rpc.batch-request-limit',
     kind: 'uint',
-    default: 1000,
+    default: userRpcDefaults.batchRequestLimit,
     help: 'Maximum number of requests in a batch',
     category: RPC,
     toml: 'Node.BatchRequestLimit',
@@ -240,7 +243,7 @@ export const RPC_FLAGS: readonly FlagSpec[] = [
   {
     name: 'rpc.batch-response-max-size',
     kind: 'uint',
-    default: 25000000,
+    default: userRpcDefaults.batchResponseMaxSize,
     help: 'Maximum number of bytes returned from a batched call',
     category: RPC,
     toml: 'Node.BatchResponseMaxSize',
@@ -268,7 +271,7 @@ export const RPC_FLAGS: readonly FlagSpec[] = [
     name: 'rpc.txfeecap',
     kind: 'float',
     min: 0,
-    default: 1,
+    default: sendTxDefaults.txFeeCap,
     help: 'Cap, in ether, on the fee of transactions sent through RPC (0 = no cap)',
     category: RPC,
     toml: 'Eth.RPCTxFeeCap',

@@ -1,4 +1,6 @@
 // tern-exec flags, section 2.14 of the seed: State and history.
+
+import { historyDefaults } from '../../exec/history/options.js';
 import type { FlagSpec } from '../flag.js';
 import { STATE } from './shared.js';
 
@@ -7,7 +9,7 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
     name: 'gcmode',
     kind: 'enum',
     values: ['full', 'archive'],
-    default: 'full',
+    default: historyDefaults.gcMode,
     help: 'Garbage collection mode (with --state.scheme=hash: full keeps the state of the last 128 blocks, archive all)',
     category: STATE,
     toml: 'Tern.GCMode',
@@ -17,7 +19,7 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
     name: 'history.chain',
     kind: 'enum',
     values: ['all', 'postmerge'],
-    default: 'all',
+    default: historyDefaults.chainHistory,
     help: 'Chain history retention',
     category: STATE,
     toml: 'Eth.HistoryMode',
@@ -26,7 +28,7 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
   {
     name: 'history.logs',
     kind: 'uint',
-    default: 2350000,
+    default: historyDefaults.logHistory,
     defaultNote: '2350000 (about a year)',
     help: 'Recent blocks kept in the log search index; the default is about a year (0 = entire chain)',
     category: STATE,
@@ -36,7 +38,7 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
   {
     name: 'history.logs.disable',
     kind: 'bool',
-    default: false,
+    default: historyDefaults.logsDisabled,
     help: 'Do not maintain the log search index',
     category: STATE,
     toml: 'Eth.LogNoHistory',
@@ -53,7 +55,7 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
   {
     name: 'history.state',
     kind: 'uint',
-    default: 90000,
+    default: historyDefaults.stateHistory,
     help: 'Recent blocks of state history kept; only with --state.scheme=path (0 = entire chain)',
     category: STATE,
     toml: 'Eth.StateHistory',
@@ -62,7 +64,7 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
   {
     name: 'history.transactions',
     kind: 'uint',
-    default: 2350000,
+    default: historyDefaults.txHistory,
     defaultNote: '2350000 (about a year)',
     help: 'Recent blocks kept in the transaction index; the default is about a year (0 = entire chain)',
     category: STATE,

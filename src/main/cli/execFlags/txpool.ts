@@ -1,4 +1,6 @@
 // tern-exec flags, section 2.15 of the seed: Transaction pool.
+
+import { txPoolDefaults } from '../../exec/txpool/options.js';
 import type { FlagSpec } from '../flag.js';
 import { checkAddresses } from './checks.js';
 import { TXPOOL } from './shared.js';
@@ -7,7 +9,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'blobpool.datacap',
     kind: 'uint',
-    default: 2684354560,
+    default: txPoolDefaults.blobDataCap,
     help: 'Soft limit, in bytes, of disk space for pending blob transactions',
     category: TXPOOL,
     toml: 'Eth.BlobPool.Datacap',
@@ -25,7 +27,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'blobpool.pricebump',
     kind: 'uint',
-    default: 100,
+    default: Number(txPoolDefaults.blobPriceBump),
     help: 'Price bump percentage needed to replace a blob transaction',
     category: TXPOOL,
     toml: 'Eth.BlobPool.PriceBump',
@@ -34,7 +36,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.accountqueue',
     kind: 'uint',
-    default: 64,
+    default: txPoolDefaults.accountQueue,
     help: 'Maximum non-executable transaction slots per account',
     category: TXPOOL,
     toml: 'Eth.TxPool.AccountQueue',
@@ -43,7 +45,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.accountslots',
     kind: 'uint',
-    default: 16,
+    default: txPoolDefaults.accountSlots,
     help: 'Minimum executable transaction slots guaranteed per account',
     category: TXPOOL,
     toml: 'Eth.TxPool.AccountSlots',
@@ -52,7 +54,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.globalqueue',
     kind: 'uint',
-    default: 1024,
+    default: txPoolDefaults.globalQueue,
     help: 'Maximum non-executable transaction slots for all accounts',
     category: TXPOOL,
     toml: 'Eth.TxPool.GlobalQueue',
@@ -61,7 +63,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.globalslots',
     kind: 'uint',
-    default: 5120,
+    default: txPoolDefaults.globalSlots,
     help: 'Maximum executable transaction slots for all accounts',
     category: TXPOOL,
     toml: 'Eth.TxPool.GlobalSlots',
@@ -79,7 +81,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.journalremotes',
     kind: 'bool',
-    default: false,
+    default: txPoolDefaults.journalRemotes,
     help: 'Include remote transactions in the journal',
     category: TXPOOL,
     toml: 'Eth.TxPool.JournalRemote',
@@ -88,7 +90,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.lifetime',
     kind: 'duration',
-    default: 10800000,
+    default: txPoolDefaults.lifetimeMs,
     help: 'Maximum time non-executable transactions are queued',
     category: TXPOOL,
     toml: 'Eth.TxPool.Lifetime',
@@ -106,7 +108,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.maxtxgas',
     kind: 'uint',
-    default: 0,
+    default: Number(txPoolDefaults.maxTxGas),
     help: 'Maximum gas limit of one transaction; larger ones are rejected (0 = no limit)',
     category: TXPOOL,
     toml: 'Eth.TxPool.MaxTxGasLimit',
@@ -115,7 +117,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.nolocals',
     kind: 'bool',
-    default: false,
+    default: txPoolDefaults.noLocals,
     help: 'Disable price exemptions for locally submitted transactions',
     category: TXPOOL,
     toml: 'Eth.TxPool.NoLocals',
@@ -124,7 +126,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.pricebump',
     kind: 'uint',
-    default: 10,
+    default: Number(txPoolDefaults.priceBump),
     help: 'Price bump percentage needed to replace a transaction',
     category: TXPOOL,
     toml: 'Eth.TxPool.PriceBump',
@@ -133,7 +135,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.pricelimit',
     kind: 'uint',
-    default: 1,
+    default: Number(txPoolDefaults.priceLimit),
     help: 'Minimum gas price tip for admission into the pool',
     category: TXPOOL,
     toml: 'Eth.TxPool.PriceLimit',
@@ -142,7 +144,7 @@ export const TXPOOL_FLAGS: readonly FlagSpec[] = [
   {
     name: 'txpool.rejournal',
     kind: 'duration',
-    default: 3600000,
+    default: txPoolDefaults.rejournalMs,
     help: 'Interval at which the local transaction journal is regenerated',
     category: TXPOOL,
     toml: 'Eth.TxPool.Rejournal',

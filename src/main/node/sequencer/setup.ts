@@ -63,9 +63,6 @@ export const sequencingDefaults: SequencingOptions = {
   adminApi: false,
 };
 
-/** --conductor.rpc and --conductor.rpc-timeout defaults (op-node's). */
-export const conductorDefaults = { url: 'http://127.0.0.1:8547', timeoutMs: 1000 } as const;
-
 export interface SequencingContext {
   options: SequencingOptions;
   config: RollupConfig;
