@@ -20,6 +20,7 @@ import type { L1BlockRef, L1Source } from '../l1/interface.js';
 import { registerAdminApi } from '../rpc/admin.js';
 import { registerOpstackApi } from '../rpc/opstack.js';
 import type { BlockSigner } from '../signer/interface.js';
+import { remoteSignerDefaults } from '../signer/remote.js';
 import { type SignerSetupOptions, setupBlockSigner, signGossipBlock } from '../signer/setup.js';
 import { AdminStateFile, initiallyStopped, type SequencerStateListener } from './adminState.js';
 import { checkSequencerConfDepth, type SequencerOptions, sequencerDefaults } from './config.js';
@@ -56,7 +57,8 @@ export const sequencingDefaults: SequencingOptions = {
     recover: sequencerDefaults.recover,
   },
   conductor: undefined,
-  signer: {},
+  // No key and no remote signer: blocks are not signed.
+  signer: { remote: { headers: [], tls: { ...remoteSignerDefaults.tls } } },
   adminStatePath: undefined,
   sequencerApi: false,
   p2pDisabled: false,
