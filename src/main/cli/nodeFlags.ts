@@ -11,6 +11,8 @@ import { conductorClientDefaults } from '../node/conductor/client.js';
 import { driverDefaults } from '../node/driver/driver.js';
 import { httpEngineDefaults } from '../node/engine/http.js';
 import { beaconClientDefaults } from '../node/l1/beacon.js';
+import { l1ClientDefaults } from '../node/l1/client.js';
+import { l1HeadsDefaults } from '../node/l1/heads.js';
 import { sequencerDefaults } from '../node/sequencer/config.js';
 import { remoteSignerDefaults } from '../node/signer/remote.js';
 import type { FlagSpec, FlagValue, ProgramSpec } from './flag.js';
@@ -141,7 +143,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.cache-size',
     kind: 'uint',
-    default: 900,
+    default: l1ClientDefaults.cacheSize,
     help: 'Cache size for layer-1 blocks, receipts and transactions (900 is about 3 hours of blocks; 0 means 3/2 of the sequencing window, usually 2400). Higher values use significantly more memory.',
     category: L1L2,
     implemented: true,
@@ -149,7 +151,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.epoch-poll-interval',
     kind: 'duration',
-    default: 384_000,
+    default: l1HeadsDefaults.epochPollIntervalMs,
     help: 'Poll interval for new layer-1 epoch updates (safe and finalized changes). Disabled if 0 or negative.',
     category: L1L2,
     implemented: true,
@@ -157,7 +159,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.http-poll-interval',
     kind: 'duration',
-    default: 12_000,
+    default: l1HeadsDefaults.httpPollIntervalMs,
     help: 'Polling interval of the latest-block subscription over an HTTP RPC provider; ignored for other endpoint types.',
     category: L1L2,
     implemented: true,
@@ -166,7 +168,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'l1.max-concurrency',
     kind: 'uint',
     min: 1,
-    default: 10,
+    default: l1ClientDefaults.maxConcurrency,
     help: 'Maximum concurrent RPC requests to the layer-1 provider.',
     category: L1L2,
     implemented: true,
@@ -176,7 +178,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'uint',
     min: 1,
     max: 500,
-    default: 20,
+    default: l1ClientDefaults.maxBatchSize,
     help: 'Maximum RPC requests bundled in one batch (e.g. receipts). The rate limit counts a batch as N items but lets it burst at once.',
     category: L1L2,
     implemented: true,
@@ -185,7 +187,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'l1.rpc-rate-limit',
     kind: 'float',
     min: 0,
-    default: 0,
+    default: l1ClientDefaults.rateLimit,
     help: 'Self-imposed global rate limit on layer-1 RPC requests, in requests per second. Disabled if 0.',
     category: L1L2,
     implemented: true,
@@ -205,7 +207,7 @@ const FLAGS: readonly FlagSpec[] = [
       'any',
       'standard',
     ],
-    default: 'standard',
+    default: l1ClientDefaults.rpcKind,
     help: 'Kind of layer-1 RPC provider, used to optimise receipts fetching.',
     category: L1L2,
     implemented: true,
@@ -221,7 +223,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.trustrpc',
     kind: 'bool',
-    default: false,
+    default: l1ClientDefaults.trustRpc,
     help: 'Trust the layer-1 RPC: faster sync at the risk of bad or inconsistent data. Needed when the layer-1 client lacks eth_getProof.',
     category: L1L2,
     implemented: true,
