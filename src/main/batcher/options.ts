@@ -1,6 +1,7 @@
 // The batcher's settings and their defaults (op-batcher's and op-service txmgr's defaults where they exist). The
 // flag table (cli/batcherFlags.ts) reads its defaults from here.
 import type { CompressionAlgo } from '../node/derive/channel.js';
+import type { DriverOptions } from './driver.js';
 
 export type DataAvailabilityType = 'calldata' | 'blobs' | 'auto';
 /** shadow: measures the real compressed size; ratio: estimates it from the input size and a fixed ratio. */
@@ -110,4 +111,18 @@ export function compressionOf(name: CompressionAlgoName): { algo: CompressionAlg
   if (name === 'zlib') return { algo: 'zlib', level: 9 };
   const level = name === 'brotli' ? 10 : Number(name.slice('brotli-'.length));
   return { algo: 'brotli', level };
+}
+
+/** tern-batcher's options as one record (cli/batcherOptions.ts builds it from the flags once). */
+export interface BatcherProgramOptions {
+  driver: DriverOptions;
+  txmgr: TxManagerOptions;
+  /** --private-key, as given (l1Tx.ts parses it). */
+  privateKey: string;
+  /** --l1-eth-rpc, --l2-eth-rpc, --rollup-rpc */
+  urls: { l1: string; l2: string; rollup: string };
+  /** --rollup.config; undefined asks the rollup node. */
+  rollupConfigPath: string | undefined;
+  /** --rpc.addr and --rpc.port with --rpc.enable-admin; undefined serves no admin RPC. */
+  admin: { host: string; port: number } | undefined;
 }

@@ -5,6 +5,16 @@
 // Defaults are the parsed values the seed states (durations in milliseconds). Where the seed's default column is a
 // phrase rather than a value, `defaultNote` carries its exact words. `implemented: false` marks flags whose feature
 // is not built yet: they parse and validate, and a non-default value stops the program with "not supported yet".
+
+import { nodeRpcDefaults } from '../common/rpc/listeners.js';
+import { conductorClientDefaults } from '../node/conductor/client.js';
+import { driverDefaults } from '../node/driver/driver.js';
+import { httpEngineDefaults } from '../node/engine/http.js';
+import { beaconClientDefaults } from '../node/l1/beacon.js';
+import { l1ClientDefaults } from '../node/l1/client.js';
+import { l1HeadsDefaults } from '../node/l1/heads.js';
+import { sequencerDefaults } from '../node/sequencer/config.js';
+import { remoteSignerDefaults } from '../node/signer/remote.js';
 import type { FlagSpec, FlagValue, ProgramSpec } from './flag.js';
 import { LOGGING_FLAGS } from './logFlags.js';
 import { NETWORK_NAMES } from './networks.js';
@@ -117,7 +127,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.beacon.fetch-all-sidecars',
     kind: 'bool',
-    default: false,
+    default: beaconClientDefaults.fetchAllSidecars,
     help: 'Fetch all blob sidecars and filter locally (workaround for faulty beacon nodes).',
     category: L1L2,
     implemented: true,
@@ -125,7 +135,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.beacon.ignore',
     kind: 'bool',
-    default: false,
+    default: beaconClientDefaults.ignore,
     help: 'Do not halt startup when the beacon endpoint health check fails.',
     category: L1L2,
     implemented: true,
@@ -133,7 +143,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.cache-size',
     kind: 'uint',
-    default: 900,
+    default: l1ClientDefaults.cacheSize,
     help: 'Cache size for layer-1 blocks, receipts and transactions (900 is about 3 hours of blocks; 0 means 3/2 of the sequencing window, usually 2400). Higher values use significantly more memory.',
     category: L1L2,
     implemented: true,
@@ -141,7 +151,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.epoch-poll-interval',
     kind: 'duration',
-    default: 384_000,
+    default: l1HeadsDefaults.epochPollIntervalMs,
     help: 'Poll interval for new layer-1 epoch updates (safe and finalized changes). Disabled if 0 or negative.',
     category: L1L2,
     implemented: true,
@@ -149,7 +159,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.http-poll-interval',
     kind: 'duration',
-    default: 12_000,
+    default: l1HeadsDefaults.httpPollIntervalMs,
     help: 'Polling interval of the latest-block subscription over an HTTP RPC provider; ignored for other endpoint types.',
     category: L1L2,
     implemented: true,
@@ -158,7 +168,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'l1.max-concurrency',
     kind: 'uint',
     min: 1,
-    default: 10,
+    default: l1ClientDefaults.maxConcurrency,
     help: 'Maximum concurrent RPC requests to the layer-1 provider.',
     category: L1L2,
     implemented: true,
@@ -168,7 +178,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'uint',
     min: 1,
     max: 500,
-    default: 20,
+    default: l1ClientDefaults.maxBatchSize,
     help: 'Maximum RPC requests bundled in one batch (e.g. receipts). The rate limit counts a batch as N items but lets it burst at once.',
     category: L1L2,
     implemented: true,
@@ -177,7 +187,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'l1.rpc-rate-limit',
     kind: 'float',
     min: 0,
-    default: 0,
+    default: l1ClientDefaults.rateLimit,
     help: 'Self-imposed global rate limit on layer-1 RPC requests, in requests per second. Disabled if 0.',
     category: L1L2,
     implemented: true,
@@ -197,7 +207,7 @@ const FLAGS: readonly FlagSpec[] = [
       'any',
       'standard',
     ],
-    default: 'standard',
+    default: l1ClientDefaults.rpcKind,
     help: 'Kind of layer-1 RPC provider, used to optimise receipts fetching.',
     category: L1L2,
     implemented: true,
@@ -213,7 +223,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l1.trustrpc',
     kind: 'bool',
-    default: false,
+    default: l1ClientDefaults.trustRpc,
     help: 'Trust the layer-1 RPC: faster sync at the risk of bad or inconsistent data. Needed when the layer-1 client lacks eth_getProof.',
     category: L1L2,
     implemented: true,
@@ -229,7 +239,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'l2.engine-rpc-timeout',
     kind: 'duration',
-    default: 10_000,
+    default: httpEngineDefaults.timeoutMs,
     help: 'Engine client RPC timeout.',
     category: L1L2,
     implemented: true,
@@ -246,7 +256,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'l2.enginekind',
     kind: 'enum',
     values: ['geth', 'reth', 'erigon'],
-    default: 'geth',
+    default: httpEngineDefaults.kind,
     defaultNote: 'first of three values',
     help: 'Kind of engine client, controlling behaviour per client type.',
     category: L1L2,
@@ -297,7 +307,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'syncmode',
     kind: 'enum',
     values: ['consensus-layer', 'execution-layer'],
-    default: 'consensus-layer',
+    default: driverDefaults.syncMode,
     help: 'Blockchain sync mode.',
     category: NETWORK,
     implemented: true,
@@ -322,7 +332,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'rpc.addr',
     kind: 'host',
-    default: '0.0.0.0',
+    default: nodeRpcDefaults.host,
     help: 'RPC listening address.',
     category: RPC,
     implemented: true,
@@ -330,7 +340,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'rpc.port',
     kind: 'port',
-    default: 9545,
+    default: nodeRpcDefaults.port,
     help: 'RPC listening port.',
     category: RPC,
     implemented: true,
@@ -635,7 +645,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'sequencer.l1-confs',
     kind: 'uint',
-    default: 4,
+    default: sequencerDefaults.l1Confs,
     help: 'Distance (layer-1 blocks) kept from the layer-1 head when picking a layer-1 origin.',
     category: SEQUENCER,
     implemented: true,
@@ -643,7 +653,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'sequencer.max-safe-lag',
     kind: 'uint',
-    default: 0,
+    default: sequencerDefaults.maxSafeLag,
     help: 'Maximum distance (layer-2 blocks) between the safe and unsafe heads. Disabled if 0.',
     category: SEQUENCER,
     implemented: true,
@@ -651,7 +661,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'sequencer.recover',
     kind: 'bool',
-    default: false,
+    default: sequencerDefaults.recover,
     help: 'Force the sequencer to strictly prepare the next layer-1 origin and create empty layer-2 blocks.',
     category: SEQUENCER,
     implemented: true,
@@ -659,7 +669,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'sequencer.stopped',
     kind: 'bool',
-    default: false,
+    default: sequencerDefaults.stopped,
     help: 'Start the sequencer in a stopped state (admin_startSequencer starts it).',
     category: SEQUENCER,
     implemented: true,
@@ -684,7 +694,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'conductor.rpc',
     kind: 'url',
     schemes: HTTP,
-    default: 'http://127.0.0.1:8547',
+    default: conductorClientDefaults.url,
     help: 'Conductor RPC endpoint.',
     category: SEQUENCER,
     implemented: true,
@@ -692,7 +702,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'conductor.rpc-timeout',
     kind: 'duration',
-    default: 1000,
+    default: conductorClientDefaults.timeoutMs,
     help: 'Conductor RPC timeout.',
     category: SEQUENCER,
     implemented: true,
@@ -725,7 +735,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'signer.tls.enabled',
     kind: 'bool',
-    default: true,
+    default: remoteSignerDefaults.tls.enabled,
     help: 'TLS client authentication for the signer.',
     category: SIGNER,
     implemented: true,
@@ -733,7 +743,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'signer.tls.ca',
     kind: 'path',
-    default: 'tls/ca.crt',
+    default: remoteSignerDefaults.tls.ca,
     help: 'TLS CA certificate path.',
     category: SIGNER,
     implemented: true,
@@ -741,7 +751,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'signer.tls.cert',
     kind: 'path',
-    default: 'tls/tls.crt',
+    default: remoteSignerDefaults.tls.cert,
     help: 'TLS certificate path.',
     category: SIGNER,
     implemented: true,
@@ -749,7 +759,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'signer.tls.key',
     kind: 'path',
-    default: 'tls/tls.key',
+    default: remoteSignerDefaults.tls.key,
     help: 'TLS key path.',
     category: SIGNER,
     implemented: true,
@@ -858,7 +868,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'fetch-withdrawal-root-from-state',
     kind: 'bool',
-    default: false,
+    default: httpEngineDefaults.fetchWithdrawalRootFromState,
     help: 'Read the withdrawal (message passer) storage root from the state trie through the execution layer instead of the block header, as before isthmus. Needs an archive execution client.',
     category: MISC,
     implemented: true,

@@ -1,10 +1,8 @@
 // The running tern-exec: the chain database (a genesis is required), the user RPC namespaces over it, and the
-// listeners the settings ask for — HTTP and WebSocket per --http* / --ws* (one socket when their ports agree),
+// listeners the options ask for — HTTP and WebSocket per --http* / --ws* (one socket when their ports agree),
 // IPC at <datadir>/tern-exec.ipc unless --ipcdisable or --ipcpath says otherwise. Everything stops through the
 // lifecycle: listeners first, the database last.
 import { basename, isAbsolute, join } from 'node:path';
-import type { Settings } from '../cli/parse.js';
-import type { ProgramContext } from '../cli/run.js';
 import { TernError, UsageError } from '../common/errors.js';
 import type { Lifecycle } from '../common/lifecycle.js';
 import type { Logger } from '../common/logger/index.js';
@@ -33,16 +31,16 @@ import { storageSize } from './db/resources.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
 import { type GraphqlHttpOptions, graphqlRoutes } from './graphql/http.js';
-import { graphqlOptions } from './graphql/options.js';
 import { InlineTrieHasher } from './hasher/inline.js';
 import type { TrieHasherOptions } from './hasher/interface.js';
-import { type ResolvedStorageSettings, storageSettings } from './history/options.js';
+import type { ResolvedStorageSettings } from './history/options.js';
 import { startStorageTasks } from './history/start.js';
 import type { ExecObservability } from './metrics/observability.js';
-import { chainSetupOptions, setupChainConfig } from './rollup/chainSetup.js';
-import { type RollupOptions, rollupOptions } from './rollup/options.js';
+import type { ExecContext } from './options.js';
+import { setupChainConfig } from './rollup/chainSetup.js';
+import type { RollupOptions } from './rollup/options.js';
 import { createRollupServices } from './rollup/services.js';
-import { accountManagerFromSettings } from './rpc/accounts.js';
+import { openAccountManager } from './rpc/accounts.js';
 import { clientVersion, registerExecApis } from './rpc/api.js';
 import { ExecRpcBackend, type ExecRpcOptions } from './rpc/backend.js';
 import { FilterSystem } from './rpc/filters.js';
@@ -112,106 +110,6 @@ export function ipcEndpoint(datadir: string, ipcPath: string | undefined): strin
   if (ipcPath === undefined || ipcPath === '') return join(datadir, IPC_SOCKET_NAME);
   if (isAbsolute(ipcPath) || basename(ipcPath) !== ipcPath) return ipcPath;
   return join(datadir, ipcPath);
-}
-
-const list = (v: string[] | undefined): string[] | undefined => (v && v.length > 0 ? v : undefined);
-
-/** A path flag relative to the data directory (geth's ResolvePath); empty disables. */
-const inDatadir = (datadir: string, p: string | undefined): string | undefined =>
-  p === undefined || p === '' ? undefined : isAbsolute(p) ? p : join(datadir, p);
-
-/** The node's options from tern-exec's settings. */
-export function execNodeOptions(settings: Settings): ExecNodeOptions {
-  const get = <T>(name: string): T => settings.get<T>(name);
-  const http = get<boolean>('http')
-    ? {
-        host: get<string>('http.addr'),
-        port: get<number>('http.port'),
-        apis: list(get<string[] | undefined>('http.api')),
-        corsDomains: get<string[] | undefined>('http.corsdomain'),
-        vhosts: get<string[] | undefined>('http.vhosts'),
-        prefix: get<string | undefined>('http.rpcprefix'),
-      }
-    : undefined;
-  const ws = get<boolean>('ws')
-    ? {
-        host: get<string>('ws.addr'),
-        port: get<number>('ws.port'),
-        apis: list(get<string[] | undefined>('ws.api')),
-        origins: get<string[] | undefined>('ws.origins'),
-        prefix: get<string | undefined>('ws.rpcprefix'),
-      }
-    : undefined;
-  return {
-    rpc: {
-      http,
-      ws,
-      batchRequestLimit: get<number>('rpc.batch-request-limit'),
-      batchResponseMaxSize: get<number>('rpc.batch-response-max-size'),
-    },
-    auth: {
-      host: get<string>('authrpc.addr'),
-      port: get<number>('authrpc.port'),
-      vhosts: get<string[] | undefined>('authrpc.vhosts'),
-      jwtSecretPath: get<string | undefined>('authrpc.jwtsecret') ?? join(get<string>('datadir'), 'jwtsecret'),
-    },
-    rollupHalt: get<HaltLevel | undefined>('rollup.halt'),
-    computePendingBlock: get<boolean>('rollup.computependingblock'),
-    datadir: get<string>('datadir'),
-    vmtrace: get<string | undefined>('vmtrace')
-      ? { name: get<string>('vmtrace'), config: get<unknown>('vmtrace.jsonconfig') }
-      : undefined,
-    preimages: {
-      sha3: get<boolean>('vmdebug'),
-      // geth's SetEthConfig: "Enabling recording of key preimages since archive mode is used".
-      trieKeys: get<boolean>('cache.preimages') || get<string>('gcmode') === 'archive',
-    },
-    // geth exits after a downloader sync; a --dev chain never syncs, so it never exits there either.
-    exitWhenSynced: get<boolean>('exitwhensynced') && !get<boolean>('dev'),
-    storage: storageSettings(settings),
-    // No prefetch here: newPayload hashes on the executor's own thread, where walking the paths first overlaps
-    // nothing (--cache.noprefetch applies to the import command's hasher thread).
-    trieHasher: { cacheMB: storageSettings(settings).cache.trieCleanMB, prefetch: false },
-    rollup: rollupOptions(settings),
-    graphql: graphqlOptions(settings),
-    ipcPath: get<boolean>('ipcdisable')
-      ? undefined
-      : ipcEndpoint(get<string>('datadir'), get<string | undefined>('ipcpath')),
-    txpool: {
-      locals: get<string[] | undefined>('txpool.locals') ?? [],
-      noLocals: get<boolean>('txpool.nolocals'),
-      journal: inDatadir(get<string>('datadir'), get<string | undefined>('txpool.journal')),
-      journalRemotes: get<boolean>('txpool.journalremotes'),
-      rejournalMs: get<number>('txpool.rejournal'),
-      priceLimit: BigInt(get<number>('txpool.pricelimit')),
-      priceBump: BigInt(get<number>('txpool.pricebump')),
-      accountSlots: get<number>('txpool.accountslots'),
-      globalSlots: get<number>('txpool.globalslots'),
-      accountQueue: get<number>('txpool.accountqueue'),
-      globalQueue: get<number>('txpool.globalqueue'),
-      lifetimeMs: get<number>('txpool.lifetime'),
-      maxTxGas: BigInt(get<number>('txpool.maxtxgas')),
-      blobDataDir: inDatadir(get<string>('datadir'), get<string | undefined>('blobpool.datadir')),
-      blobDataCap: get<number>('blobpool.datacap'),
-      blobPriceBump: BigInt(get<number>('blobpool.pricebump')),
-    },
-    sendTx: {
-      txFeeCap: get<number>('rpc.txfeecap'),
-      allowUnprotected: get<boolean>('rpc.allow-unprotected-txs'),
-    },
-    backend: {
-      networkId: BigInt(get<number>('networkid')),
-      gasCap: BigInt(get<number>('rpc.gascap')),
-      evmTimeoutMs: get<number>('rpc.evmtimeout'),
-      gpo: {
-        blocks: get<number>('gpo.blocks'),
-        percentile: get<number>('gpo.percentile'),
-        maxPrice: BigInt(get<number>('gpo.maxprice')),
-        ignorePrice: BigInt(get<number>('gpo.ignoreprice')),
-        minSuggestedPriorityFee: BigInt(get<number>('gpo.minsuggestedpriorityfee')),
-      },
-    },
-  };
 }
 
 /**
@@ -396,19 +294,19 @@ export async function startExecNode(
 }
 
 /** tern-exec without a sub-command: open the database and serve it until stopped. */
-export async function runNode(ctx: ProgramContext, observability?: ExecObservability): Promise<ExecNode> {
+export async function runNode(ctx: ExecContext, observability?: ExecObservability): Promise<ExecNode> {
   const logger = ctx.log.logger.child('exec');
-  const db = await openChainDatabase(ctx.settings, ctx.lifecycle, logger);
-  const setup = chainSetupOptions(ctx.settings);
-  await setupChainConfig(db, setup, { logger });
-  if (setup.l1Network !== undefined) {
+  const { options } = ctx;
+  const db = await openChainDatabase(options.database, ctx.lifecycle, logger);
+  await setupChainConfig(db, options.chainSetup, { logger });
+  if (options.chainSetup.l1Network !== undefined) {
     // An L1 preset gives the genesis and the chain rules; blocks past genesis come only from `tern-exec import`.
     logger.warn('Cannot sync from peers yet: execution-layer P2P is not built; serving blocks added by import', {
-      network: setup.l1Network,
+      network: options.chainSetup.l1Network,
     });
   }
-  const accounts = accountManagerFromSettings(ctx.settings, logger);
-  return startExecNode(db, execNodeOptions(ctx.settings), {
+  const accounts = openAccountManager(options.accounts, logger);
+  return startExecNode(db, options.node, {
     logger,
     lifecycle: ctx.lifecycle,
     accounts,

@@ -1,19 +1,19 @@
 // tern-node: the rollup consensus node (the op-node role). This module wires the program together from its
-// settings; each subsystem lives in its own folder.
+// options (cli/nodeOptions.ts builds them from the flags once); each subsystem lives in its own folder.
 
 import { NODE_PROGRAM } from '../cli/nodeFlags.js';
-import type { ProgramContext, ProgramHooks } from '../cli/run.js';
-import { type LogFormat, levelFromName } from '../common/logger/index.js';
+import { nodeLoggerOptions, nodeOptions } from '../cli/nodeOptions.js';
+import type { ProgramHooks } from '../cli/run.js';
+import type { Lifecycle } from '../common/lifecycle.js';
+import type { LogRoot } from '../common/logger/index.js';
 import { logNativeStatus } from '../common/metrics/base.js';
 import { startNodeObservability } from '../common/metrics/nodeObservability.js';
 import { obtainHex32File } from '../common/secretFile.js';
 import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
 import { type EngineFactory, startReplica } from './driver/replica.js';
+import type { NodeOptions } from './options.js';
 import { loadOrCreateIdentityKey } from './p2p/identityKey.js';
-
-/** Where the engine JWT secret goes when --l2.jwt-secret is left empty (op-node's habit: the working directory). */
-export const DEFAULT_JWT_SECRET_PATH = 'jwt.txt';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
 const NOT_BUILT_DEFAULT_ON = ['P2P networking (--p2p.disable=false)'];
@@ -23,21 +23,27 @@ export interface NodeStartOptions {
   engine?: EngineFactory | undefined;
 }
 
-/** Starts tern-node from its settings; with `opts.engine` it drives that engine instead of --l2 over HTTP. */
+/** What tern-node's parts get: the options, the logger root and the lifecycle. */
+export interface NodeContext {
+  readonly options: NodeOptions;
+  readonly log: LogRoot;
+  readonly lifecycle: Lifecycle;
+}
+
+/** Starts tern-node from its options; with `opts.engine` it drives that engine instead of --l2 over HTTP. */
 export async function startTernNode(
-  { settings, log, lifecycle }: ProgramContext,
+  { options, log, lifecycle }: NodeContext,
   opts: NodeStartOptions = {},
 ): Promise<undefined> {
   const logger = log.logger.child('node');
   logger.info('Starting tern-node', { version: versionLine(), node: process.version });
   logNativeStatus(logger, nativeStatus());
   // Metrics and pprof first, so the rest of startup can record and be profiled; modules get `observability`.
-  const observability = await startNodeObservability(settings, { logger, lifecycle });
+  const observability = await startNodeObservability(options.observability, { logger, lifecycle });
 
   let jwtSecret: Uint8Array | undefined;
   if (opts.engine === undefined) {
-    const jwtFlag = settings.get<string | undefined>('l2.jwt-secret')?.trim();
-    const jwtPath = jwtFlag === undefined || jwtFlag === '' ? DEFAULT_JWT_SECRET_PATH : jwtFlag;
+    const jwtPath = options.jwtSecretPath;
     const jwt = obtainHex32File(jwtPath, 'JWT secret');
     if (jwt.created) {
       logger.warn('Generated a new engine JWT secret; configure the execution client with it', {
@@ -50,15 +56,15 @@ export async function startTernNode(
     jwtSecret = jwt.secret;
   }
 
-  if (!settings.get<boolean>('p2p.disable')) {
-    const keyPath = settings.get<string>('p2p.priv.path');
+  if (!options.p2p.disabled) {
+    const keyPath = options.p2p.privPath;
     const identity = loadOrCreateIdentityKey(keyPath);
     logger.info(identity.created ? 'Created P2P identity key' : 'Loaded P2P identity key', { path: keyPath });
   }
 
   // The replica: L1 reading, derivation, engine driving and the RPC server (driver/replica.ts).
   await startReplica({
-    settings,
+    options: options.replica,
     logger,
     lifecycle,
     jwtSecret,
@@ -78,13 +84,7 @@ export async function startTernNode(
 
 export const NODE_HOOKS: ProgramHooks = {
   program: NODE_PROGRAM,
-  loggerOptions: (settings) => ({
-    level: levelFromName(settings.get<string>('log.level')),
-    format: settings.get<LogFormat>('log.format'),
-    color: settings.get<boolean>('log.color'),
-    pid: settings.get<boolean>('log.pid'),
-    // op-node writes its log to stdout (geth, and so tern-exec, to stderr).
-    output: 'stdout',
-  }),
-  start: (ctx) => startTernNode(ctx),
+  loggerOptions: nodeLoggerOptions,
+  // The flags become typed options here, once; nothing below reads a flag by name.
+  start: ({ settings, log, lifecycle }) => startTernNode({ options: nodeOptions(settings), log, lifecycle }),
 };

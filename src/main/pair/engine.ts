@@ -1,10 +1,9 @@
 // The engine tern-node drives in tern-pair: the InProcessEngine over the tern-exec node running in this process.
 // Before handing it over, the rollup config is checked against tern-exec's chain (chain id, and the L2 genesis
 // block when tern-exec holds it), so a mismatched pair stops at startup with one clear line.
-import type { Settings } from '../cli/parse.js';
 import { UsageError } from '../common/errors.js';
 import type { ExecNode } from '../exec/node.js';
-import type { EngineFactory } from '../node/driver/replica.js';
+import type { EngineFactory, ReplicaOptions } from '../node/driver/replica.js';
 import { InProcessEngine } from '../node/engine/inProcess.js';
 import type { RollupConfig } from '../primitives/rollup/config.js';
 
@@ -30,14 +29,17 @@ export function checkRollupMatchesChain(config: RollupConfig, exec: Pick<ExecNod
 }
 
 /** tern-node's engine: tern-exec's Engine API handlers and chain, called directly. */
-export function inProcessEngineFactory(node: Settings, exec: ExecNode): EngineFactory {
+export function inProcessEngineFactory(
+  node: Pick<ReplicaOptions, 'fetchWithdrawalRootFromState'>,
+  exec: ExecNode,
+): EngineFactory {
   return (config, deps) => {
     checkRollupMatchesChain(config, exec);
     deps.logger.info('Engine in-process: tern-exec runs in this process');
     return new InProcessEngine(
       config,
       { api: exec.engine, store: exec.store },
-      { fetchWithdrawalRootFromState: node.get<boolean>('fetch-withdrawal-root-from-state') },
+      { fetchWithdrawalRootFromState: node.fetchWithdrawalRootFromState },
       { logger: deps.logger, metrics: deps.metrics },
     );
   };

@@ -2,12 +2,13 @@
 // up each program's logging as it would on its own (tern-node to stdout, tern-exec to stderr or --log.file),
 // starts tern-exec with all its listeners, then tern-node with the in-process engine over that tern-exec.
 // Bad input ends as one line on stderr naming the side, exit status 2, with nothing left running.
+import { execOptions } from '../cli/execOptions.js';
+import { nodeOptions } from '../cli/nodeOptions.js';
 import type { ProcessIo } from '../cli/run.js';
 import { TernError } from '../common/errors.js';
 import { createLogger, type LogRoot } from '../common/logger/index.js';
 import { versionLine } from '../common/version.js';
 import { EXEC_HOOKS, serveExec } from '../exec/main.js';
-import { checkExecObservabilitySettings } from '../exec/metrics/observability.js';
 import type { ExecNode } from '../exec/node.js';
 import { NODE_HOOKS, startTernNode } from '../node/main.js';
 import type { Side } from './args.js';
@@ -79,8 +80,7 @@ export async function runPair(io: ProcessIo): Promise<number | PairRunning> {
 
   let execNode: ExecNode | undefined;
   try {
-    checkExecObservabilitySettings(execSettings);
-    execNode = await serveExec({ settings: execSettings, log: execLog, lifecycle: pair.exec });
+    execNode = await serveExec({ options: execOptions(execSettings), log: execLog, lifecycle: pair.exec });
     if (execNode === undefined) throw new Error('tern-exec started without a node (--dev is refused earlier)');
   } catch (err) {
     if (!isUserError(err)) execLog.logger.error('Failed', { err: err instanceof Error ? err.message : String(err) });
@@ -89,9 +89,10 @@ export async function runPair(io: ProcessIo): Promise<number | PairRunning> {
   }
 
   try {
+    const options = nodeOptions(nodeSettings);
     await startTernNode(
-      { settings: nodeSettings, log: nodeLog, lifecycle: pair.node },
-      { engine: inProcessEngineFactory(nodeSettings, execNode) },
+      { options, log: nodeLog, lifecycle: pair.node },
+      { engine: inProcessEngineFactory(options.replica, execNode) },
     );
   } catch (err) {
     if (!isUserError(err)) nodeLog.logger.error('Failed', { err: err instanceof Error ? err.message : String(err) });

@@ -1,7 +1,6 @@
-// tern-node's metrics and profiling from its settings (--metrics.*, --pprof.*): the op-node metric set on one
+// tern-node's metrics and profiling from its options (--metrics.*, --pprof.*): the op-node metric set on one
 // registry, the servers when enabled, and the profile written at exit. The replica's modules record through the
 // returned factory and OpNodeMetrics.
-import type { Settings } from '../../cli/parse.js';
 import { nativeStatus } from '../../native/index.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { Logger } from '../logger/index.js';
@@ -15,6 +14,18 @@ import { OP_NODE_NAMESPACE, OpNodeMetrics } from './opNode.js';
 import { MetricsRegistry } from './registry.js';
 import { MetricsServer } from './server.js';
 
+/** tern-node's --metrics.* and --pprof.* flags (cli/nodeOptions.ts). */
+export interface NodeObservabilityOptions {
+  /** --metrics.addr and --metrics.port with --metrics.enabled; undefined serves no metrics. */
+  metrics: { host: string; port: number } | undefined;
+  /** --pprof.addr and --pprof.port with --pprof.enabled; undefined serves no profiles. */
+  pprof: { host: string; port: number } | undefined;
+  /** --pprof.path: a profile of the whole run written there at exit. */
+  profilePath: string | undefined;
+  /** --pprof.type */
+  profileType: ProfileType | undefined;
+}
+
 export interface NodeObservability {
   readonly registry: MetricsRegistry;
   /** For modules' own metrics (names get the op_node_default_ prefix). */
@@ -27,7 +38,7 @@ export interface NodeObservability {
 }
 
 export async function startNodeObservability(
-  settings: Settings,
+  opts: NodeObservabilityOptions,
   deps: { logger: Logger; lifecycle: Lifecycle },
 ): Promise<NodeObservability> {
   const { lifecycle } = deps;
@@ -38,25 +49,19 @@ export async function startNodeObservability(
   const opNode = new OpNodeMetrics(factory);
 
   let metricsAddress: ListenerAddress | undefined;
-  if (settings.get<boolean>('metrics.enabled')) {
-    const server = new MetricsServer(
-      { host: settings.get<string>('metrics.addr'), port: settings.get<number>('metrics.port'), style: 'op-node' },
-      { logger, registry },
-    );
+  if (opts.metrics !== undefined) {
+    const server = new MetricsServer({ ...opts.metrics, style: 'op-node' }, { logger, registry });
     lifecycle.onStop('metrics server', () => server.stop());
     metricsAddress = await server.start();
   }
   let pprofAddress: ListenerAddress | undefined;
-  if (settings.get<boolean>('pprof.enabled')) {
-    const server = new PprofServer(
-      { host: settings.get<string>('pprof.addr'), port: settings.get<number>('pprof.port') },
-      { logger: deps.logger.child('pprof') },
-    );
+  if (opts.pprof !== undefined) {
+    const server = new PprofServer({ ...opts.pprof }, { logger: deps.logger.child('pprof') });
     lifecycle.onStop('pprof server', () => server.stop());
     pprofAddress = await server.start();
   }
-  const path = settings.get<string | undefined>('pprof.path');
-  const type = settings.get<ProfileType | undefined>('pprof.type');
+  const path = opts.profilePath;
+  const type = opts.profileType;
   let writer: ProfileWriter | undefined;
   if (path !== undefined && path !== '') {
     writer = new ProfileWriter({ type: type ?? 'cpu', path }, { logger: deps.logger.child('pprof') });

@@ -1,32 +1,31 @@
 // `tern-exec attach [endpoint]` (a console on a running node: its IPC socket by default, or an http/ws URL with
 // --header values) and `tern-exec console` (starts the node and attaches to it in the same process). --exec runs
 // one statement and exits; --preload and --jspath as in geth.
-import { join } from 'node:path';
-import type { Settings } from '../../cli/parse.js';
-import type { ProgramContext } from '../../cli/run.js';
 import { ReportedError, UsageError } from '../../common/errors.js';
 import { banner, type ConsoleOptions, execStatement, runInteractive } from '../console/repl.js';
 import { type ConsoleTransport, openTransport } from '../console/transport.js';
-import { ipcEndpoint, runNode } from '../node.js';
+import { runNode } from '../node.js';
+import type { ExecContext } from '../options.js';
 
-function consoleOptions(settings: Settings): ConsoleOptions {
-  return {
-    jspath: settings.get<string>('jspath'),
-    preload: settings.get<string[] | undefined>('preload') ?? [],
-    historyFile: join(settings.get<string>('datadir'), 'history'),
-  };
+/** attach and console (cli/execOptions.ts). */
+export interface ConsoleCommandOptions {
+  /** --jspath, --preload, and the history file in the data directory. */
+  repl: ConsoleOptions;
+  /** --exec: run this one statement and exit. */
+  statement: string | undefined;
+  /** --header values sent with HTTP and WS requests. */
+  headers: Record<string, string>;
+  /** The node's IPC socket (--datadir, --ipcpath): attach's default endpoint. */
+  ipcEndpoint: string;
+  /** --ipcdisable: console then attaches over the first HTTP/WS listener. */
+  ipcDisabled: boolean;
 }
 
-function headers(settings: Settings): Record<string, string> {
-  const pairs = settings.get<Array<[string, string]> | undefined>('header') ?? [];
-  return Object.fromEntries(pairs);
-}
-
-async function session(transport: ConsoleTransport, ctx: ProgramContext): Promise<'done'> {
-  const { settings, lifecycle } = ctx;
-  const opts = consoleOptions(settings);
+async function session(transport: ConsoleTransport, ctx: ExecContext): Promise<'done'> {
+  const { lifecycle } = ctx;
+  const opts = ctx.options.console.repl;
   try {
-    const statement = settings.get<string | undefined>('exec');
+    const statement = ctx.options.console.statement;
     if (statement !== undefined) {
       let out: string | undefined;
       try {
@@ -55,25 +54,24 @@ async function session(transport: ConsoleTransport, ctx: ProgramContext): Promis
   }
 }
 
-export async function runAttach(ctx: ProgramContext): Promise<'done'> {
-  const { settings } = ctx;
-  const endpoint =
-    settings.args[0] ?? ipcEndpoint(settings.get<string>('datadir'), settings.get<string | undefined>('ipcpath'));
+export async function runAttach(ctx: ExecContext): Promise<'done'> {
+  const { args, console } = ctx.options;
+  const endpoint = args[0] ?? console.ipcEndpoint;
   let transport: ConsoleTransport;
   try {
-    transport = await openTransport(endpoint, headers(settings));
+    transport = await openTransport(endpoint, console.headers);
   } catch (err) {
     throw new UsageError(`${(err as Error).message} (is tern-exec running there?)`);
   }
   return session(transport, ctx);
 }
 
-export async function runConsole(ctx: ProgramContext): Promise<'done'> {
+export async function runConsole(ctx: ExecContext): Promise<'done'> {
   const node = await runNode(ctx);
-  const { settings } = ctx;
+  const { console } = ctx.options;
   let endpoint: string | undefined;
-  if (!settings.get<boolean>('ipcdisable')) {
-    endpoint = ipcEndpoint(settings.get<string>('datadir'), settings.get<string | undefined>('ipcpath'));
+  if (!console.ipcDisabled) {
+    endpoint = console.ipcEndpoint;
   } else {
     endpoint = node.addresses[0]?.url;
   }

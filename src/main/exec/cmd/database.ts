@@ -1,22 +1,36 @@
-// Opening the chain database from tern-exec's settings (--datadir, --db.engine, --datadir.ancient, --cache.database,
+// Opening the chain database from tern-exec's options (--datadir, --db.engine, --datadir.ancient, --cache.database,
 // --fdlimit), closed by the lifecycle on shutdown. Database errors that come from the operator's input become usage
 // errors.
-import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Database, openDatabase, resolveDbPaths } from '../db/open.js';
 import { allocateDatabaseResources } from '../db/resources.js';
-import { storageSettings } from '../history/options.js';
+
+export interface ChainDatabaseOptions {
+  /** --datadir */
+  datadir: string;
+  /** --datadir.ancient */
+  ancient: string | undefined;
+  /** --db.engine (undefined: the database's own, or the default for a new one) */
+  engine: string | undefined;
+  /** The --cache.database share of --cache, MB. */
+  cacheMB: number;
+  /** --fdlimit */
+  fdLimit: number | undefined;
+}
 
 /**
  * geth's MakeDatabaseHandles: raises the open-file limit (--fdlimit) and logs the database's allowance; returns the
  * --cache.database share in MB for openDatabase.
  */
-export function databaseAllocation(settings: Settings, logger: Logger, database: string): number {
-  const cacheMB = storageSettings(settings).cache.databaseMB;
-  allocateDatabaseResources({ database, cacheMB, fdLimit: settings.get<number | undefined>('fdlimit') }, { logger });
-  return cacheMB;
+export function databaseAllocation(
+  opts: Pick<ChainDatabaseOptions, 'cacheMB' | 'fdLimit'>,
+  logger: Logger,
+  database: string,
+): number {
+  allocateDatabaseResources({ database, cacheMB: opts.cacheMB, fdLimit: opts.fdLimit }, { logger });
+  return opts.cacheMB;
 }
 
 const OPERATOR_ERRORS = new Set([
@@ -27,12 +41,14 @@ const OPERATOR_ERRORS = new Set([
   'DB_ANCIENT_MISMATCH',
 ]);
 
-export async function openChainDatabase(settings: Settings, lifecycle: Lifecycle, logger: Logger): Promise<Database> {
-  const datadir = settings.get<string>('datadir');
-  const ancient = settings.get<string | undefined>('datadir.ancient');
-  const engine = settings.get<string | undefined>('db.engine');
+export async function openChainDatabase(
+  opts: ChainDatabaseOptions,
+  lifecycle: Lifecycle,
+  logger: Logger,
+): Promise<Database> {
+  const { datadir, ancient, engine } = opts;
   const where = engine === 'memory' ? 'memory' : resolveDbPaths(datadir, ancient).chaindata;
-  const cacheMB = databaseAllocation(settings, logger, where);
+  const cacheMB = databaseAllocation(opts, logger, where);
   let db: Database;
   try {
     db = await openDatabase(

@@ -3,8 +3,8 @@
 // stdout. Bad input (unreadable file, bad JSON, a missing field, a preimage the witness lacks, attributes that
 // give no block) is one line on stderr and exit status 1.
 import { readFileSync } from 'node:fs';
-import type { ProgramContext } from '../../cli/run.js';
 import { ReportedError, TernError } from '../../common/errors.js';
+import type { ExecContext } from '../options.js';
 import { toHexKey } from '../state/hex.js';
 import { parseWitnessFile } from '../witness/input.js';
 import { PreimageStore } from '../witness/preimages.js';
@@ -51,8 +51,8 @@ export async function executeWitnessFile(path: string): Promise<ExecuteWitnessRe
   }
 }
 
-export async function runExecuteWitness({ settings }: ProgramContext): Promise<'done'> {
-  const result = await executeWitnessFile(settings.args[0] as string);
+export async function runExecuteWitness({ options }: ExecContext): Promise<'done'> {
+  const result = await executeWitnessFile(options.args[0] as string);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   return 'done';
 }

@@ -5,10 +5,10 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createGzip, type Gzip } from 'node:zlib';
-import type { ProgramContext } from '../../cli/run.js';
 import { ReportedError, TernError, UsageError } from '../../common/errors.js';
 import { encodeBlock } from '../../primitives/block/block.js';
 import { ChainStore } from '../chain/chainStore.js';
+import type { ExecContext } from '../options.js';
 import { openChainDatabase } from './database.js';
 
 const PROGRESS_INTERVAL_MS = 8000;
@@ -31,11 +31,11 @@ async function write(out: Gzip | WriteStream, chunk: Uint8Array): Promise<void> 
   if (!out.write(chunk)) await once(out, 'drain');
 }
 
-export async function runExport({ settings, log, lifecycle }: ProgramContext): Promise<'done'> {
+export async function runExport({ options, log, lifecycle }: ExecContext): Promise<'done'> {
   const logger = log.logger.child('export');
-  const [path] = settings.args as [string, ...string[]];
-  const range = parseExportRange(settings.args);
-  const db = await openChainDatabase(settings, lifecycle, logger);
+  const [path] = options.args as [string, ...string[]];
+  const range = parseExportRange(options.args);
+  const db = await openChainDatabase(options.database, lifecycle, logger);
   const store = new ChainStore(db);
   let head: bigint;
   try {

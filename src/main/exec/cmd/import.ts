@@ -9,7 +9,6 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { gunzipSync } from 'node:zlib';
-import type { ProgramContext } from '../../cli/run.js';
 import { ReportedError, TernError, UsageError } from '../../common/errors.js';
 import { type Block, decodeBlock } from '../../primitives/block/block.js';
 import { rlpItems } from '../../primitives/rlpStream.js';
@@ -19,8 +18,8 @@ import { createPreimageRecorder } from '../chain/preimages.js';
 import { InlineTrieHasher } from '../hasher/inline.js';
 import type { TrieHasher, TrieHasherOptions } from '../hasher/interface.js';
 import { PooledTrieHasher } from '../hasher/pooled.js';
-import { storageSettings } from '../history/options.js';
-import { chainSetupOptions, setupChainConfig } from '../rollup/chainSetup.js';
+import type { ExecContext } from '../options.js';
+import { setupChainConfig } from '../rollup/chainSetup.js';
 import type { SenderResult } from '../senders/interface.js';
 import { PooledSenderRecovery } from '../senders/pooled.js';
 import { createLiveTracer } from '../tracing/live.js';
@@ -83,9 +82,16 @@ export function* decodeAhead(
   }
 }
 
-export async function runImport({ settings, log, lifecycle }: ProgramContext): Promise<'done'> {
+/** What `import` reads besides the node's options. */
+export interface ImportCommandOptions {
+  /** --cache.noprefetch: the hasher thread does not walk a block's trie paths ahead of hashing. */
+  noPrefetch: boolean;
+}
+
+export async function runImport({ options, log, lifecycle }: ExecContext): Promise<'done'> {
   const logger = log.logger.child('import');
-  const files = settings.args.map((path) => {
+  const { node } = options;
+  const files = options.args.map((path) => {
     try {
       const data = readFileSync(path);
       // geth's export writes .gz files compressed; read them the same way.
@@ -94,15 +100,12 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
       throw new UsageError(`cannot read import file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
   });
-  const db = await openChainDatabase(settings, lifecycle, logger);
+  const db = await openChainDatabase(options.database, lifecycle, logger);
   // As geth's import: a network flag (--mainnet, --stack-network ...) writes its genesis into an empty database.
-  await setupChainConfig(db, chainSetupOptions(settings), { logger });
+  await setupChainConfig(db, options.chainSetup, { logger });
   // --vmdebug / --cache.preimages (archive mode records trie keys too, as geth) and --vmtrace apply to import as in
   // geth's `import`, whose chain is built with the node's VM and cache settings.
-  const preimages = createPreimageRecorder({
-    sha3: settings.get<boolean>('vmdebug'),
-    trieKeys: settings.get<boolean>('cache.preimages') || settings.get<string>('gcmode') === 'archive',
-  });
+  const preimages = createPreimageRecorder(node.preimages);
   const store = new ChainStore(db, { preimages });
   try {
     store.head();
@@ -112,8 +115,7 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
   }
   const senders = new PooledSenderRecovery({ chunkSize: IMPORT_SENDER_CHUNK });
   lifecycle.onStop('sender recovery pool', () => senders.close());
-  const vmtrace = settings.get<string | undefined>('vmtrace');
-  const live = vmtrace ? createLiveTracer(vmtrace, settings.get<unknown>('vmtrace.jsonconfig')) : undefined;
+  const live = node.vmtrace ? createLiveTracer(node.vmtrace.name, node.vmtrace.config) : undefined;
   if (live) {
     lifecycle.onStop('live tracer', () => live.close());
     logger.info('Live tracing enabled', { tracer: live.name });
@@ -122,8 +124,8 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
   // the memory engine has no directory a worker could open, so its hasher runs here.
   // The prefetch spends CPU (~17 ms a block) to hide database latency; with 2 cores or fewer that CPU is taken from
   // the executor and the import ran ~15 % slower in bench/import (bench/RESULTS.md), so it needs a spare core.
-  const prefetch = !settings.get<boolean>('cache.noprefetch') && availableParallelism() > PREFETCH_MIN_CORES;
-  const hasherOpts: TrieHasherOptions = { cacheMB: storageSettings(settings).cache.trieCleanMB, prefetch };
+  const prefetch = !options.import.noPrefetch && availableParallelism() > PREFETCH_MIN_CORES;
+  const hasherOpts: TrieHasherOptions = { cacheMB: node.storage.cache.trieCleanMB, prefetch };
   const hasher: TrieHasher =
     db.paths !== undefined
       ? new PooledTrieHasher({ ...hasherOpts, path: db.paths.chaindata })
@@ -133,7 +135,7 @@ export async function runImport({ settings, log, lifecycle }: ProgramContext): P
   const importer = await BlockImporter.create(store, senders, logger, {
     hasher,
     tracer: live,
-    flatState: storageSettings(settings).flatState,
+    flatState: node.storage.flatState,
   });
 
   const started = performance.now();

@@ -1,9 +1,9 @@
 // `tern-exec init <genesis.json>`: writes the genesis block and state of a geth-format genesis file.
 import { readFileSync } from 'node:fs';
-import type { ProgramContext } from '../../cli/run.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import { ChainStore } from '../chain/chainStore.js';
 import { type Genesis, parseGenesis } from '../chain/genesis.js';
+import type { ExecContext } from '../options.js';
 import { openChainDatabase } from './database.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -29,11 +29,11 @@ export function readGenesisFile(path: string): Genesis {
   }
 }
 
-export async function runInit({ settings, log, lifecycle }: ProgramContext): Promise<'done'> {
+export async function runInit({ options, log, lifecycle }: ExecContext): Promise<'done'> {
   const logger = log.logger.child('init');
-  const path = settings.args[0] as string;
+  const path = options.args[0] as string;
   const genesis = readGenesisFile(path);
-  const db = await openChainDatabase(settings, lifecycle, logger);
+  const db = await openChainDatabase(options.database, lifecycle, logger);
   const store = new ChainStore(db);
   try {
     const { hash, created } = await store.initGenesis(genesis);

@@ -5,18 +5,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Settings } from '../../cli/parse.js';
-import type { ProgramContext } from '../../cli/run.js';
 import { UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { addressOfKey, newPrivateKey } from '../accounts/keystore.js';
-import { AccountManager } from '../accounts/manager.js';
+import { AccountManager, type AccountsOptions } from '../accounts/manager.js';
 import { BlockBuilder } from '../chain/builder.js';
 import { ChainStore } from '../chain/chainStore.js';
 import { databaseAllocation, openChainDatabase } from '../cmd/database.js';
 import { type Database, openDatabase } from '../db/open.js';
 import type { ExecObservability } from '../metrics/observability.js';
-import { type ExecNode, execNodeOptions, startExecNode } from '../node.js';
+import { type ExecNode, type ExecNodeOptions, startExecNode } from '../node.js';
+import type { ExecContext } from '../options.js';
 import { clientVersion } from '../rpc/api.js';
 import { InlineSenderRecovery } from '../senders/inline.js';
 import { DevBeacon } from './beacon.js';
@@ -24,6 +23,22 @@ import { DevBeaconServer } from './beaconServer.js';
 import { DEV_CHAIN_ID, DEV_DEPOSIT_CONTRACT, devGenesis } from './genesis.js';
 import { devNamespace } from './rpc.js';
 import { DevSealer } from './sealer.js';
+
+/** --dev and its flags (cli/execOptions.ts). */
+export interface DevOptions {
+  /** --datadir was given: the chain, keystore and files persist there. */
+  persistent: boolean;
+  /** --keystore (default: <datadir>/keystore when persistent, none otherwise). */
+  keystore: string | undefined;
+  /** --dev.gaslimit */
+  gasLimit: bigint;
+  /** --dev.period, seconds; 0 seals on pending transactions. */
+  period: number;
+  /** --dev.beacon.addr / --dev.beacon.port */
+  beacon: { host: string; port: number };
+  /** The node's options over the data directory the chain runs in (a temporary one without --datadir). */
+  nodeAt(datadir: string): ExecNodeOptions;
+}
 
 export interface DevNode {
   readonly node: ExecNode;
@@ -36,20 +51,6 @@ export interface DevNode {
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-/** Settings with some values replaced (the temporary datadir, the dev network id). */
-function overlay(settings: Settings, values: Record<string, unknown>): Settings {
-  return {
-    ...settings,
-    program: settings.program,
-    subcommand: settings.subcommand,
-    args: settings.args,
-    get: <T>(name: string): T => (name in values ? (values[name] as T) : settings.get<T>(name)),
-    source: (name) => settings.source(name),
-    isSet: (name) => settings.isSet(name),
-    entries: () => settings.entries(),
-  };
-}
-
 /**
  * The developer account (geth's rule): the keystore's first account, unlocked with the first --password line; a
  * new key stored in the keystore (with that password, or an empty one) when there is none; with no keystore at
@@ -57,15 +58,15 @@ function overlay(settings: Settings, values: Record<string, unknown>): Settings 
  */
 export function developerAccount(
   keystoreDir: string | undefined,
-  settings: Settings,
+  accounts: Pick<AccountsOptions, 'lightKdf' | 'passwordFile'>,
   logger: Logger,
 ): { manager: AccountManager; address: string; key: Uint8Array } {
-  const passwordFile = settings.get<string | undefined>('password');
+  const { passwordFile } = accounts;
   const manager = new AccountManager(
     {
       // No keystore: a directory name that does not exist lists no accounts.
       keystoreDir: keystoreDir ?? join(tmpdir(), `tern-dev-no-keystore-${process.pid}`),
-      lightKdf: settings.get<boolean>('lightkdf'),
+      lightKdf: accounts.lightKdf ?? false,
       ...(passwordFile ? { passwordFile } : {}),
     },
     { logger: logger.child('accounts') },
@@ -100,29 +101,29 @@ export function developerAccount(
   return { manager, address: entry.address, key };
 }
 
-export async function runDev(ctx: ProgramContext, observability?: ExecObservability): Promise<DevNode> {
-  const { settings, lifecycle } = ctx;
+export async function runDev(ctx: ExecContext, dev: DevOptions, observability?: ExecObservability): Promise<DevNode> {
+  const { options, lifecycle } = ctx;
   const logger = ctx.log.logger.child('dev');
-  const persistent = settings.source('datadir') !== 'default';
-  let datadir = settings.get<string>('datadir');
+  const { persistent, period } = dev;
+  let datadir = options.database.datadir;
   let db: Database;
   if (persistent) {
-    db = await openChainDatabase(settings, lifecycle, logger);
+    db = await openChainDatabase(options.database, lifecycle, logger);
   } else {
     datadir = mkdtempSync(join(tmpdir(), 'tern-dev-'));
     lifecycle.onStop('dev temporary directory', () => rmSync(datadir, { recursive: true, force: true }));
-    db = await openDatabase({ engine: 'memory', cacheMB: databaseAllocation(settings, logger, 'memory') }, { logger });
+    const cacheMB = databaseAllocation(options.database, logger, 'memory');
+    db = await openDatabase({ engine: 'memory', cacheMB }, { logger });
     lifecycle.onStop('database', () => db.close());
   }
-  const keystoreDir =
-    settings.get<string | undefined>('keystore') || (persistent ? join(datadir, 'keystore') : undefined);
-  const dev = developerAccount(keystoreDir, settings, logger);
+  const keystoreDir = dev.keystore ?? (persistent ? join(datadir, 'keystore') : undefined);
+  const developer = developerAccount(keystoreDir, options.accounts, logger);
 
   const store = new ChainStore(db);
   if (store.genesisHash() === undefined) {
     const genesis = devGenesis({
-      developer: dev.address,
-      gasLimit: BigInt(settings.get<number>('dev.gaslimit')),
+      developer: developer.address,
+      gasLimit: dev.gasLimit,
       timestamp: BigInt(Math.floor(Date.now() / 1000)),
     });
     const { hash } = await store.initGenesis(genesis);
@@ -134,22 +135,19 @@ export async function runDev(ctx: ProgramContext, observability?: ExecObservabil
   }
   // Said at warn level so an operator sees it at any verbosity above errors; the key is the point of --dev.
   logger.warn('Developer account (pre-funded; its key is printed for development use only)', {
-    address: dev.address,
-    privateKey: hex(dev.key),
+    address: developer.address,
+    privateKey: hex(developer.key),
   });
 
-  const period = settings.get<number>('dev.period');
   const genesisHeader = store.headerByNumber(0n);
   if (genesisHeader === undefined) throw new UsageError('the dev chain has no genesis block');
   const beacon = new DevBeacon({ genesisTime: genesisHeader.timestamp, secondsPerSlot: period === 0 ? 1 : period });
   rebuildBeacon(store, beacon);
 
-  const networkId = settings.get<number>('networkid') === 0 ? DEV_CHAIN_ID : settings.get<number>('networkid');
-  const opts = execNodeOptions(overlay(settings, { datadir, networkid: networkId }));
-  const node = await startExecNode(db, opts, {
+  const node = await startExecNode(db, dev.nodeAt(datadir), {
     logger: ctx.log.logger.child('exec'),
     lifecycle,
-    accounts: dev.manager,
+    accounts: developer.manager,
     observability,
   });
 
@@ -165,8 +163,8 @@ export async function runDev(ctx: ProgramContext, observability?: ExecObservabil
 
   const server = new DevBeaconServer(
     {
-      host: settings.get<string>('dev.beacon.addr'),
-      port: settings.get<number>('dev.beacon.port'),
+      host: dev.beacon.host,
+      port: dev.beacon.port,
       version: clientVersion(),
       chainId: store.config().chainId,
       depositContract: DEV_DEPOSIT_CONTRACT,
@@ -181,7 +179,7 @@ export async function runDev(ctx: ProgramContext, observability?: ExecObservabil
   lifecycle.onStop('dev sealer', () => sealer.stop());
   sealer.start();
   logger.info('Sealing blocks', { period: period === 0 ? 'on pending transactions' : `${period}s` });
-  return { node, sealer, beacon, beaconUrl, developer: dev.address };
+  return { node, sealer, beacon, beaconUrl, developer: developer.address };
 }
 
 /** The beacon blocks of the chain already in the database (a restart with --datadir); their sidecars are gone. */

@@ -1,7 +1,6 @@
 // Storage and history settings of tern-exec (geth's eth/ethconfig and cmd/utils SetEthConfig, reduced to what tern
 // has): how much chain history is indexed and kept, how old state is pruned, and how --cache is split. One resolved
-// object, built from the settings here and handed to the history service and the RPC.
-import { UsageError } from '../../common/errors.js';
+// object, built from the flags by cli/execOptions.ts and handed to the history service and the RPC.
 import { CACHED_ACCOUNT_BYTES, type FlatStateOptions, flatStateDefaults } from '../state/flatState.js';
 
 export type GcMode = 'full' | 'archive';
@@ -116,12 +115,6 @@ export function snapshotCacheOptions(snapshotMB: number): FlatStateOptions {
   return { codeCacheBytes, maxCachedAccounts: Math.floor((bytes - codeCacheBytes) / CACHED_ACCOUNT_BYTES) };
 }
 
-/** What the settings give, read through `get` and `isSet` (cli/parse.ts Settings). */
-export interface SettingsLike {
-  get<T>(name: string): T;
-  isSet(name: string): boolean;
-}
-
 export interface ResolvedStorageSettings {
   history: HistoryOptions;
   cache: CacheAllocation;
@@ -131,41 +124,4 @@ export interface ResolvedStorageSettings {
   minFreeDiskMB: number;
   /** Notes for the log (settings overridden as geth overrides them). */
   notes: string[];
-}
-
-/** geth's SetEthConfig rules for these flags: archive mode indexes every transaction and has other cache shares. */
-export function storageSettings(s: SettingsLike): ResolvedStorageSettings {
-  const notes: string[] = [];
-  const gcMode = s.get<GcMode>('gcmode');
-  if (gcMode !== 'full' && gcMode !== 'archive') throw new UsageError("--gcmode must be either 'full' or 'archive'");
-  let txHistory = s.get<number>('history.transactions');
-  if (gcMode === 'archive' && txHistory !== 0) {
-    txHistory = 0;
-    notes.push('Disabled transaction unindexing for archive node');
-  }
-  const archive = gcMode === 'archive';
-  // The percentages' defaults differ in archive mode (flags help: 15/25/10 full, 30/0/20 archive).
-  const pct = (name: string, archiveDefault: number) =>
-    archive && !s.isSet(name) ? archiveDefault : s.get<number>(name);
-  const cache = cacheAllocation({
-    cache: s.get<number>('cache'),
-    database: s.get<number>('cache.database'),
-    trie: pct('cache.trie', 30),
-    gc: pct('cache.gc', 0),
-    snapshot: pct('cache.snapshot', 20),
-    blockLogs: s.get<number>('cache.blocklogs'),
-    snapshotEnabled: s.get<boolean>('snapshot'),
-  });
-  const minFreeDiskMB = s.isSet('datadir.minfreedisk') ? s.get<number>('datadir.minfreedisk') : 2 * cache.trieDirtyMB;
-  const history: HistoryOptions = {
-    ...historyDefaults,
-    txHistory,
-    logHistory: s.get<number>('history.logs'),
-    logsDisabled: s.get<boolean>('history.logs.disable'),
-    chainHistory: s.get<ChainHistoryMode>('history.chain'),
-    gcMode,
-    stateScheme: s.get<StateScheme | undefined>('state.scheme'),
-    stateHistory: s.get<number>('history.state'),
-  };
-  return { history, cache, flatState: snapshotCacheOptions(cache.snapshotMB), minFreeDiskMB, notes };
 }

@@ -1,10 +1,7 @@
-// tern-exec's metrics and profiling from its settings, geth's way: metrics are collected with --metrics (or when
+// tern-exec's metrics and profiling from its options, geth's way: metrics are collected with --metrics (or when
 // --metrics.addr asks for the server), served only when --metrics.addr is set, pushed to InfluxDB with
 // --metrics.tsdb/--metrics.tsdbv2; ethstats with --ethstats; the pprof server with --pprof; a CPU profile over
 // the whole run with --pprof.cpuprofile.
-import type { Settings } from '../../cli/parse.js';
-import type { ProgramContext } from '../../cli/run.js';
-import { UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
 import { registerBaseMetrics } from '../../common/metrics/base.js';
@@ -13,7 +10,7 @@ import type { ListenerAddress } from '../../common/metrics/listener.js';
 import { MetricsRegistry } from '../../common/metrics/registry.js';
 import { MetricsServer } from '../../common/metrics/server.js';
 import { ProfileWriter } from '../../common/pprof/onStop.js';
-import { PprofServer } from '../../common/pprof/server.js';
+import { PprofServer, type PprofServerOptions } from '../../common/pprof/server.js';
 import type { RpcMetrics } from '../../common/rpc/core.js';
 import { versionLine } from '../../common/version.js';
 import { nativeStatus } from '../../native/index.js';
@@ -23,8 +20,30 @@ import type { ChainStore } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
 import { type EthstatsBackend, type EthstatsBlock, EthstatsReporter } from './ethstats.js';
 import { ChainMetrics, gethRpcMetrics, TxPoolMetrics } from './geth.js';
-import { InfluxReporter, parseTags } from './influx.js';
+import { type InfluxOptions, InfluxReporter, parseTags } from './influx.js';
 import { ChainProgress, type ChainProgressSource } from './progress.js';
+
+/** tern-exec's --metrics*, --pprof* and --ethstats flags (cli/execOptions.ts). */
+export interface ExecObservabilityOptions {
+  /** --metrics */
+  metrics: boolean;
+  /** --metrics.addr: the metrics server listens there; undefined serves none. */
+  metricsAddr: string | undefined;
+  /** --metrics.port */
+  metricsPort: number;
+  /** --metrics.expensive */
+  expensive: boolean;
+  /** --metrics.tsdb / --metrics.tsdbv2 and their settings (tags unparsed); undefined pushes nothing. */
+  influx: (Omit<InfluxOptions, 'tags'> & { tags: string[] }) | undefined;
+  /** --pprof and its listener; undefined serves none. */
+  pprof: PprofServerOptions | undefined;
+  /** --pprof.cpuprofile: a CPU profile of the whole run written there at exit. */
+  cpuProfile: string | undefined;
+  /** --ethstats URL. */
+  ethstats: string | undefined;
+  /** --networkid as given (ethstats reports the chain id when it is 0). */
+  networkId: number;
+}
 
 export interface ExecObservability {
   readonly registry: MetricsRegistry;
@@ -49,34 +68,18 @@ export interface ExecObservability {
   chainReady(store: ChainStore): void;
 }
 
-/** Fails with a clear message for what Node cannot do (called before anything starts). */
-export function checkExecObservabilitySettings(settings: Settings): void {
-  const trace = settings.get<string | undefined>('go-execution-trace');
-  if (trace !== undefined && trace !== '') {
-    throw new UsageError(
-      '--go-execution-trace: Node.js has no Go execution tracer. Use --pprof.cpuprofile=<file> for a CPU profile of ' +
-        'every thread over the whole run, or the pprof server (--pprof) for profiles on demand',
-    );
-  }
-  if (settings.get<boolean>('metrics.tsdb') && settings.get<boolean>('metrics.tsdbv2')) {
-    throw new UsageError('--metrics.tsdb and --metrics.tsdbv2 are mutually exclusive');
-  }
-}
-
 export async function startExecObservability(
-  settings: Settings,
+  opts: ExecObservabilityOptions,
   deps: { logger: Logger; lifecycle: Lifecycle },
 ): Promise<ExecObservability> {
-  checkExecObservabilitySettings(settings);
   const { lifecycle } = deps;
   const logger = deps.logger.child('metrics');
-  const get = <T>(name: string): T => settings.get<T>(name);
-  const addr = get<string | undefined>('metrics.addr');
-  const enabled = get<boolean>('metrics') || (addr !== undefined && addr !== '');
+  const addr = opts.metricsAddr;
+  const enabled = opts.metrics || (addr !== undefined && addr !== '');
   const registry = new MetricsRegistry({ defaultMetrics: enabled });
   const factory = registry.factory();
-  const expensive = enabled && get<boolean>('metrics.expensive');
-  if (get<boolean>('metrics.expensive') && !enabled) logger.warn('--metrics.expensive has no effect without --metrics');
+  const expensive = enabled && opts.expensive;
+  if (opts.expensive && !enabled) logger.warn('--metrics.expensive has no effect without --metrics');
   const base = registerBaseMetrics(
     factory,
     { version: versionLine(), native: nativeStatus() },
@@ -87,37 +90,22 @@ export async function startExecObservability(
 
   let metricsAddress: ListenerAddress | undefined;
   if (addr !== undefined && addr !== '') {
-    const server = new MetricsServer(
-      { host: addr, port: get<number>('metrics.port'), style: 'geth' },
-      { logger, registry },
-    );
+    const server = new MetricsServer({ host: addr, port: opts.metricsPort, style: 'geth' }, { logger, registry });
     lifecycle.onStop('metrics server', () => server.stop());
     metricsAddress = await server.start();
   }
-  const v1 = get<boolean>('metrics.tsdb');
-  const v2 = get<boolean>('metrics.tsdbv2');
-  if (v1 || v2) {
+  if (opts.influx !== undefined) {
     if (!enabled) logger.warn('--metrics.tsdb needs --metrics to collect anything; pushing the base set only');
     const influx = new InfluxReporter(
-      {
-        endpoint: get<string>('metrics.tsdb.endpoint'),
-        version: v2 ? 2 : 1,
-        database: get<string>('metrics.tsdb.database'),
-        username: get<string>('metrics.tsdb.username'),
-        password: get<string>('metrics.tsdb.password'),
-        token: get<string>('metrics.tsdb.token'),
-        organization: get<string>('metrics.tsdb.organization'),
-        bucket: get<string>('metrics.tsdb.bucket'),
-        tags: parseTags(get<string[]>('metrics.tsdb.tags')),
-      },
+      { ...opts.influx, tags: parseTags(opts.influx.tags) },
       { registry, logger: deps.logger.child('influxdb') },
     );
     influx.start();
     lifecycle.onStop('influxdb', () => influx.stop());
   }
 
-  const pprofAddress = await startPprofServer(settings, deps);
-  const cpuprofile = get<string | undefined>('pprof.cpuprofile');
+  const pprofAddress = await startPprofServer(opts.pprof, deps);
+  const cpuprofile = opts.cpuProfile;
   let writer: ProfileWriter | undefined;
   if (cpuprofile !== undefined && cpuprofile !== '') {
     writer = new ProfileWriter({ type: 'cpu', path: cpuprofile }, { logger: deps.logger.child('pprof') });
@@ -156,14 +144,14 @@ export async function startExecObservability(
           ...(f !== undefined ? { finalized: Number(f) } : {}),
         };
       });
-      const ethstats = get<string | undefined>('ethstats');
+      const ethstats = opts.ethstats;
       if (ethstats !== undefined && ethstats !== '') {
         const reporter = new EthstatsReporter(
           {
             url: ethstats,
             client: `tern-exec/v${versionLine()}/${process.platform}-${process.arch}/node${process.version}`,
           },
-          { backend: chainStoreEthstatsBackend(store, settings), logger: deps.logger.child('ethstats') },
+          { backend: chainStoreEthstatsBackend(store, opts.networkId), logger: deps.logger.child('ethstats') },
         );
         reporter.start();
         lifecycle.onStop('ethstats', () => reporter.stop());
@@ -210,7 +198,7 @@ function ethstatsBlock(header: Header, hash: Uint8Array, txs: readonly Uint8Arra
 }
 
 /** The ethstats view of the chain store; the pool, peers and sync state are not built yet and report 0/false. */
-export function chainStoreEthstatsBackend(store: ChainStore, settings: Settings): EthstatsBackend {
+export function chainStoreEthstatsBackend(store: ChainStore, networkId: number): EthstatsBackend {
   const config = store.config();
   return {
     head() {
@@ -228,7 +216,7 @@ export function chainStoreEthstatsBackend(store: ChainStore, settings: Settings)
     peerCount: () => 0,
     syncing: () => false,
     gasPrice: () => store.head().header.baseFeePerGas ?? 0n,
-    networkId: String(settings.get<number>('networkid') || config.chainId),
+    networkId: String(networkId || config.chainId),
     chainId: String(config.chainId),
   };
 }
@@ -236,35 +224,32 @@ export function chainStoreEthstatsBackend(store: ChainStore, settings: Settings)
 /** Runs a sub-command (import) under --pprof.cpuprofile: the profile covers the command and is written when it ends. */
 /** The pprof listener (--pprof), stopped with the program; undefined when off. */
 export async function startPprofServer(
-  settings: Settings,
+  opts: PprofServerOptions | undefined,
   deps: { logger: Logger; lifecycle: Lifecycle },
 ): Promise<ListenerAddress | undefined> {
-  if (!settings.get<boolean>('pprof')) return undefined;
-  const blockRate = settings.get<number>('pprof.blockprofilerate');
-  const server = new PprofServer(
-    {
-      host: settings.get<string>('pprof.addr'),
-      port: settings.get<number>('pprof.port'),
-      memProfileRate: settings.get<number>('pprof.memprofilerate'),
-      // Go's rate is nanoseconds of blocking per sample; Node measures event-loop delay in ms ticks.
-      blockResolutionMs: blockRate > 0 ? Math.max(1, Math.round(blockRate / 1e6)) : 0,
-    },
-    { logger: deps.logger.child('pprof') },
-  );
+  if (opts === undefined) return undefined;
+  const server = new PprofServer(opts, { logger: deps.logger.child('pprof') });
   deps.lifecycle.onStop('pprof server', () => server.stop());
   return server.start();
 }
 
 /** `tern-exec import` under the profilers: the pprof listener while it runs (--pprof), the CPU profile at exit. */
-export async function withImportProfiling<T>(ctx: ProgramContext, run: () => Promise<T>): Promise<T> {
-  await startPprofServer(ctx.settings, { logger: ctx.log.logger, lifecycle: ctx.lifecycle });
-  return withCpuProfile(ctx, run);
+export async function withImportProfiling<T>(
+  opts: ExecObservabilityOptions,
+  deps: { logger: Logger; lifecycle: Lifecycle },
+  run: () => Promise<T>,
+): Promise<T> {
+  await startPprofServer(opts.pprof, deps);
+  return withCpuProfile(opts.cpuProfile, deps, run);
 }
 
-export async function withCpuProfile<T>(ctx: ProgramContext, run: () => Promise<T>): Promise<T> {
-  const path = ctx.settings.get<string | undefined>('pprof.cpuprofile');
+export async function withCpuProfile<T>(
+  path: string | undefined,
+  deps: { logger: Logger },
+  run: () => Promise<T>,
+): Promise<T> {
   if (path === undefined || path === '') return run();
-  const writer = new ProfileWriter({ type: 'cpu', path }, { logger: ctx.log.logger.child('pprof') });
+  const writer = new ProfileWriter({ type: 'cpu', path }, { logger: deps.logger.child('pprof') });
   await writer.start();
   try {
     return await run();

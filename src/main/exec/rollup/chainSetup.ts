@@ -3,7 +3,6 @@
 // genesis into an empty database and check a non-empty one holds that genesis; --rollup.superchain-upgrades
 // replaces the stored config of a known registry chain with the registry's; the --override.* flags go on top. The
 // result replaces the stored config, unless it would change blocks already imported.
-import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { L1_PRESETS, type L1Network } from '../../networks/l1.js';
@@ -12,16 +11,9 @@ import { type ChainConfig, isOptimism } from '../../primitives/chainConfig.js';
 import { ChainStore } from '../chain/chainStore.js';
 import type { Genesis } from '../chain/genesis.js';
 import { loadL1Genesis } from '../chain/l1Genesis.js';
-import {
-  applyOverrides,
-  assertCompatible,
-  type ChainOverrides,
-  hasOverrides,
-  OVERRIDE_FORKS,
-} from '../chain/overrides.js';
+import { applyOverrides, assertCompatible, type ChainOverrides, hasOverrides } from '../chain/overrides.js';
 import { writeChainConfig } from '../db/chain.js';
 import type { Database } from '../db/open.js';
-import { selectedL1Network } from '../networkFlags.js';
 import {
   loadNetworkGenesis,
   migratedDatabaseMessage,
@@ -42,20 +34,6 @@ export interface ChainSetupOptions {
 }
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-
-export function chainSetupOptions(settings: Settings): ChainSetupOptions {
-  const overrides: ChainOverrides = {};
-  for (const fork of OVERRIDE_FORKS) {
-    const name = `override.${fork}`;
-    if (settings.source(name) !== 'default') overrides[fork] = BigInt(settings.get<number>(name));
-  }
-  return {
-    network: settings.get<string | undefined>('stack-network'),
-    l1Network: selectedL1Network(settings),
-    overrides,
-    superchainUpgrades: settings.get<boolean>('rollup.superchain-upgrades'),
-  };
-}
 
 /** The registry config when superchain upgrades apply to this chain, else the config itself. */
 function upgraded(config: ChainConfig, apply: boolean, logger: Logger): ChainConfig {

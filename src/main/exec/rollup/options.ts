@@ -1,6 +1,5 @@
-// The rollup flags of tern-exec (seed section 2.13) as one options record, resolved the way op-geth's
-// SetEthConfig resolves them.
-import type { Settings } from '../../cli/parse.js';
+// The rollup flags of tern-exec (seed section 2.13) as one options record (cli/execOptions.ts resolves them the
+// way op-geth's SetEthConfig does).
 
 export interface RollupOptions {
   /** --rollup.sequencerhttp: transactions are forwarded there. */
@@ -34,20 +33,3 @@ export const rollupDefaults: RollupOptions = {
   interopRpc: undefined,
   interopMempoolFiltering: false,
 };
-
-export function rollupOptions(settings: Settings): RollupOptions {
-  const get = <T>(name: string): T => settings.get<T>(name);
-  const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
-  const sequencerHttp = nonEmpty(get<string | undefined>('rollup.sequencerhttp'));
-  return {
-    sequencerHttp,
-    historicalRpc: nonEmpty(get<string | undefined>('rollup.historicalrpc')),
-    historicalRpcTimeoutMs: get<number>('rollup.historicalrpctimeout'),
-    disableTxPoolGossip: get<boolean>('rollup.disabletxpoolgossip'),
-    disableTxPoolAdmission: sequencerHttp !== undefined && !get<boolean>('rollup.enabletxpooladmission'),
-    conditionalEnabled: get<boolean>('rollup.sequencertxconditionalenabled'),
-    conditionalCostRateLimit: get<number>('rollup.sequencertxconditionalcostratelimit'),
-    interopRpc: nonEmpty(get<string | undefined>('rollup.interoprpc')),
-    interopMempoolFiltering: get<boolean>('rollup.interopmempoolfiltering'),
-  };
-}

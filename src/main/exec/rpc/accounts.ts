@@ -3,10 +3,8 @@
 // the pending state, gas from eth_estimateGas, fees from the price oracle (tip + 2 × the head's base fee once London
 // is on, the gas price before), the node's chain id. Signed transactions go through eth_sendRawTransaction, so the
 // fee cap and replay-protection checks and the pool's own checks apply to them as to any other.
-import { join } from 'node:path';
 import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createTx, type TypedTxData } from '@ethereumjs/tx';
-import type { Settings } from '../../cli/parse.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { serverError } from '../../common/rpc/errors.js';
@@ -14,7 +12,7 @@ import { checkArity, decodeAddress, decodeData, decodeObject, param } from '../.
 import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
-import { AccountManager } from '../accounts/manager.js';
+import { AccountManager, type AccountsOptions } from '../accounts/manager.js';
 import type { CallArgs } from '../evm/callMessage.js';
 import { decodeCallArgs } from './callArgs.js';
 import { checkTxFee } from './sendTx.js';
@@ -23,13 +21,8 @@ const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const qty = (n: bigint) => `0x${n.toString(16)}`;
 
 /** --keystore (default <datadir>/keystore), --lightkdf and --password, with the password lines' accounts unlocked. */
-export function accountManagerFromSettings(settings: Settings, logger: Logger): AccountManager {
-  const keystoreDir = settings.get<string | undefined>('keystore') || join(settings.get<string>('datadir'), 'keystore');
-  const passwordFile = settings.get<string | undefined>('password');
-  const manager = new AccountManager(
-    { keystoreDir, lightKdf: settings.get<boolean>('lightkdf'), ...(passwordFile ? { passwordFile } : {}) },
-    { logger: logger.child('accounts') },
-  );
+export function openAccountManager(opts: AccountsOptions, logger: Logger): AccountManager {
+  const manager = new AccountManager(opts, { logger: logger.child('accounts') });
   manager.unlockWithPasswords();
   return manager;
 }

@@ -1,8 +1,7 @@
-// Sequencer mode, the admin API and block signing from tern-node's settings: --sequencer.* (with the l1-confs
+// Sequencer mode, the admin API and block signing from tern-node's options: --sequencer.* (with the l1-confs
 // check), --rpc.admin-state, --conductor.*, --p2p.sequencer.key / --signer.*, --rpc.enable-admin,
 // --experimental.sequencer-api. driver/replica.ts calls setupSequencing() once the engine controller, driver and
 // RPC registry exist, and start() after the driver has started.
-import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger, LogLevel } from '../../common/logger/index.js';
@@ -21,14 +20,53 @@ import type { L1BlockRef, L1Source } from '../l1/interface.js';
 import { registerAdminApi } from '../rpc/admin.js';
 import { registerOpstackApi } from '../rpc/opstack.js';
 import type { BlockSigner } from '../signer/interface.js';
-import { setupBlockSigner, signGossipBlock } from '../signer/setup.js';
+import { remoteSignerDefaults } from '../signer/remote.js';
+import { type SignerSetupOptions, setupBlockSigner, signGossipBlock } from '../signer/setup.js';
 import { AdminStateFile, initiallyStopped, type SequencerStateListener } from './adminState.js';
-import { checkSequencerConfDepth, sequencerDefaults } from './config.js';
+import { checkSequencerConfDepth, type SequencerOptions, sequencerDefaults } from './config.js';
 import { OriginSelector } from './originSelector.js';
 import { Sequencer } from './sequencer.js';
 
+/** tern-node's sequencing flags (cli/nodeOptions.ts). */
+export interface SequencingOptions {
+  /** --sequencer.enabled */
+  enabled: boolean;
+  /** --sequencer.l1-confs, --sequencer.max-safe-lag, --sequencer.stopped, --sequencer.recover */
+  sequencer: Pick<SequencerOptions, 'l1Confs' | 'maxSafeLag' | 'stopped' | 'recover'>;
+  /** --conductor.enabled with --conductor.rpc and --conductor.rpc-timeout; undefined when off. */
+  conductor: { url: string; timeoutMs: number } | undefined;
+  /** --p2p.sequencer.key, --signer.* */
+  signer: SignerSetupOptions;
+  /** --rpc.admin-state: the sequencer's started/stopped state kept across restarts. */
+  adminStatePath: string | undefined;
+  /** --experimental.sequencer-api: the opstack namespace on the RPC server. */
+  sequencerApi: boolean;
+  /** --p2p.disable (opstack_publishBlockV1 refuses without P2P). */
+  p2pDisabled: boolean;
+  /** --rpc.enable-admin */
+  adminApi: boolean;
+}
+
+/** Off: no sequencer, no conductor, no signer, no extra namespaces (the flags' defaults). */
+export const sequencingDefaults: SequencingOptions = {
+  enabled: false,
+  sequencer: {
+    l1Confs: sequencerDefaults.l1Confs,
+    maxSafeLag: sequencerDefaults.maxSafeLag,
+    stopped: sequencerDefaults.stopped,
+    recover: sequencerDefaults.recover,
+  },
+  conductor: undefined,
+  // No key and no remote signer: blocks are not signed.
+  signer: { remote: { headers: [], tls: { ...remoteSignerDefaults.tls } } },
+  adminStatePath: undefined,
+  sequencerApi: false,
+  p2pDisabled: false,
+  adminApi: false,
+};
+
 export interface SequencingContext {
-  settings: Settings;
+  options: SequencingOptions;
   config: RollupConfig;
   logger: Logger;
   lifecycle: Lifecycle;
@@ -55,54 +93,32 @@ export interface Sequencing {
   start(): Promise<void>;
 }
 
-const settingOr = <T>(settings: Settings, name: string, fallback: T): T =>
-  settings.get<T | undefined>(name) ?? fallback;
-
 export async function setupSequencing(ctx: SequencingContext): Promise<Sequencing> {
-  const { settings, config, logger, lifecycle, metrics } = ctx;
+  const { options, config, logger, lifecycle, metrics } = ctx;
   const log = logger.child('sequencing');
   const signal = lifecycle.signal;
-  const enabled = settingOr(settings, 'sequencer.enabled', false);
-  const l1Confs = settingOr<number>(settings, 'sequencer.l1-confs', sequencerDefaults.l1Confs);
+  const { enabled } = options;
+  const { l1Confs } = options.sequencer;
   if (enabled) checkSequencerConfDepth(config, l1Confs, Math.floor(Date.now() / 1000));
 
   let conductor: SequencerConductor = disabledConductor;
-  if (settingOr(settings, 'conductor.enabled', false)) {
+  if (options.conductor !== undefined) {
     if (!enabled) throw new UsageError('--conductor.enabled needs --sequencer.enabled');
     const c = new ConductorClient(
-      {
-        url: settingOr(settings, 'conductor.rpc', 'http://127.0.0.1:8547'),
-        timeoutMs: settingOr(settings, 'conductor.rpc-timeout', 1000),
-      },
+      { url: options.conductor.url, timeoutMs: options.conductor.timeoutMs },
       { logger, signal, metrics: metrics && { recordRpcClientRequest: (m) => metrics.recordRpcClientRequest(m) } },
     );
     lifecycle.onStop('conductor client', () => c.close());
     conductor = c;
   }
 
-  const signer = await setupBlockSigner(
-    {
-      sequencerKey: settings.get<string | undefined>('p2p.sequencer.key'),
-      remote: {
-        endpoint: settings.get<string | undefined>('signer.endpoint'),
-        address: settings.get<string | undefined>('signer.address'),
-        headers: settings.get<[string, string][] | undefined>('signer.header') ?? [],
-        tls: {
-          enabled: settingOr(settings, 'signer.tls.enabled', true),
-          ca: settingOr(settings, 'signer.tls.ca', 'tls/ca.crt'),
-          cert: settingOr(settings, 'signer.tls.cert', 'tls/tls.crt'),
-          key: settingOr(settings, 'signer.tls.key', 'tls/tls.key'),
-        },
-      },
-    },
-    { logger, signal },
-  );
+  const signer = await setupBlockSigner(options.signer, { logger, signal });
   if (signer !== undefined) lifecycle.onStop('block signer', () => signer.close());
 
   let sequencer: Sequencer | undefined;
   let state: SequencerStateListener | undefined;
-  const statePath = settings.get<string | undefined>('rpc.admin-state');
-  let stopped = settingOr(settings, 'sequencer.stopped', false);
+  const statePath = options.adminStatePath;
+  let stopped = options.sequencer.stopped;
   if (statePath !== undefined && statePath !== '') {
     const file = new AdminStateFile(statePath);
     try {
@@ -124,9 +140,9 @@ export async function setupSequencing(ctx: SequencingContext): Promise<Sequencin
       config,
       {
         l1Confs,
-        maxSafeLag: settingOr(settings, 'sequencer.max-safe-lag', 0),
+        maxSafeLag: options.sequencer.maxSafeLag,
         stopped,
-        recover: settingOr(settings, 'sequencer.recover', false),
+        recover: options.sequencer.recover,
       },
       {
         engine: ctx.controller,
@@ -164,17 +180,17 @@ export async function setupSequencing(ctx: SequencingContext): Promise<Sequencin
     );
     const seq = sequencer;
     lifecycle.onStop('sequencer', () => seq.close());
-  } else if (settingOr(settings, 'sequencer.stopped', false) || settingOr(settings, 'sequencer.recover', false)) {
+  } else if (options.sequencer.stopped || options.sequencer.recover) {
     log.warn('--sequencer.stopped/--sequencer.recover have no effect without --sequencer.enabled');
   }
-  if (settingOr(settings, 'experimental.sequencer-api', false)) {
+  if (options.sequencerApi) {
     let notGossiped = false;
     registerOpstackApi(ctx.registry, {
       config,
       controller: ctx.controller,
       exclusive: (fn) => ctx.driver.runExclusive(fn),
       publish: async (block) => {
-        if (settingOr(settings, 'p2p.disable', false)) throw new TernError('P2P_DISABLED', 'P2P not enabled');
+        if (options.p2pDisabled) throw new TernError('P2P_DISABLED', 'P2P not enabled');
         // P2P gossip is not built yet: the signed message is ready for it.
         if (!notGossiped)
           log.info('Signed block via opstack_publishBlockV1; P2P gossip is not built, so it is not broadcast', {
@@ -189,7 +205,7 @@ export async function setupSequencing(ctx: SequencingContext): Promise<Sequencin
     log.info('Experimental OP stack API enabled on the RPC server');
   }
 
-  if (settingOr(settings, 'rpc.enable-admin', false)) {
+  if (options.adminApi) {
     const seq = sequencer;
     registerAdminApi(ctx.registry, {
       sequencer: seq,

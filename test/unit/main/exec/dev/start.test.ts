@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Settings } from '../../../../../src/main/cli/parse.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { addressOfKey, Keystore } from '../../../../../src/main/exec/accounts/keystore.js';
 import { developerAccount } from '../../../../../src/main/exec/dev/start.js';
@@ -14,8 +13,9 @@ const dir = mkdtempSync(join(tmpdir(), 'tern-dev-account-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-function settings(values: Record<string, unknown>): Settings {
-  return { get: <T>(name: string) => values[name] as T } as unknown as Settings;
+/** --lightkdf and --password as the account options carry them. */
+function settings(values: { lightkdf: boolean; password?: string }): { lightKdf: boolean; passwordFile?: string } {
+  return { lightKdf: values.lightkdf, ...(values.password !== undefined ? { passwordFile: values.password } : {}) };
 }
 
 describe('developerAccount', () => {

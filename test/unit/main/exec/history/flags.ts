@@ -1,5 +1,6 @@
 // The storage flags as tern-exec reads them, for storageSettings: the defaults of a full node, with `over` on top.
-import { type ResolvedStorageSettings, storageSettings } from '../../../../../src/main/exec/history/options.js';
+import { storageSettings } from '../../../../../src/main/cli/execOptions.js';
+import type { ResolvedStorageSettings } from '../../../../../src/main/exec/history/options.js';
 
 /** storageSettings over the flag values `over` laid on a full node's defaults; `isSet` names the flags given. */
 export function flagSettings(

@@ -2,6 +2,7 @@
 // the txpool gauges (slots included), --metrics.expensive's pool task histograms, and chainReady run once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXEC_PROGRAM } from '../../../../../src/main/cli/execFlags.js';
+import { execObservabilityOptions } from '../../../../../src/main/cli/execOptions.js';
 import { parseSettings } from '../../../../../src/main/cli/parse.js';
 import { Lifecycle } from '../../../../../src/main/common/lifecycle.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
@@ -94,7 +95,10 @@ describe('ChainProgress', () => {
 async function observability(argv: string[]) {
   const { logger, lines } = capture();
   const lifecycle = new Lifecycle(logger);
-  const o = await startExecObservability(parseSettings(EXEC_PROGRAM, { argv, env: {} }), { logger, lifecycle });
+  const o = await startExecObservability(execObservabilityOptions(parseSettings(EXEC_PROGRAM, { argv, env: {} })), {
+    logger,
+    lifecycle,
+  });
   return { o, lines, lifecycle };
 }
 

@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { createPublicClient, webSocket } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXEC_PROGRAM } from '../../../../../src/main/cli/execFlags.js';
+import { execNodeOptions } from '../../../../../src/main/cli/execOptions.js';
 import { assertSupported, parseSettings } from '../../../../../src/main/cli/parse.js';
 import { UsageError } from '../../../../../src/main/common/errors.js';
 import { Lifecycle } from '../../../../../src/main/common/lifecycle.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import type { RpcServerAddress } from '../../../../../src/main/common/rpc/http.js';
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
-import { execNodeOptions, ipcEndpoint, startExecNode } from '../../../../../src/main/exec/node.js';
+import { ipcEndpoint, startExecNode } from '../../../../../src/main/exec/node.js';
 import { buildTestChain, type TestChain } from './chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;

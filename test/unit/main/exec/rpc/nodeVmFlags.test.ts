@@ -2,11 +2,12 @@
 // --dev): options from the flags, and a started node that stops itself once its head is recent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXEC_PROGRAM } from '../../../../../src/main/cli/execFlags.js';
+import { execNodeOptions } from '../../../../../src/main/cli/execOptions.js';
 import { assertSupported, parseSettings } from '../../../../../src/main/cli/parse.js';
 import { Lifecycle } from '../../../../../src/main/common/lifecycle.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
-import { execNodeOptions, startExecNode } from '../../../../../src/main/exec/node.js';
+import { startExecNode } from '../../../../../src/main/exec/node.js';
 import { buildTestChain, type TestChain } from './chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;

@@ -2,7 +2,6 @@
 // use: gated by --experimental.sequencer-api (through setupSequencing), a block opened, sealed, signed with the
 // local block signer, committed as the unsafe head and published as its gossip message, and op-node's error codes.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../../../../../src/main/cli/parse.js';
 import { Lifecycle } from '../../../../../src/main/common/lifecycle.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { RpcClient } from '../../../../../src/main/common/rpc/client.js';
@@ -17,7 +16,11 @@ import { EngineController } from '../../../../../src/main/node/engine/engineCont
 import type { PayloadAttributes } from '../../../../../src/main/node/engine/interface.js';
 import type { L1Source } from '../../../../../src/main/node/l1/interface.js';
 import { type PublishedBlock, registerOpstackApi } from '../../../../../src/main/node/rpc/opstack.js';
-import { setupSequencing } from '../../../../../src/main/node/sequencer/setup.js';
+import {
+  type SequencingOptions,
+  sequencingDefaults,
+  setupSequencing,
+} from '../../../../../src/main/node/sequencer/setup.js';
 import { gossipPayload } from '../../../../../src/main/node/signer/gossipPayload.js';
 import { LocalSigner } from '../../../../../src/main/node/signer/local.js';
 import { signGossipBlock } from '../../../../../src/main/node/signer/setup.js';
@@ -108,8 +111,13 @@ async function serveDirect() {
 }
 
 describe('opstack namespace gating (--experimental.sequencer-api)', () => {
-  function settings(values: Record<string, unknown>): Settings {
-    return { get: (name: string) => values[name] } as unknown as Settings;
+  /** The sequencing options with the two flags this test turns on. */
+  function options(values: Record<string, unknown>): SequencingOptions {
+    return {
+      ...sequencingDefaults,
+      sequencerApi: values['experimental.sequencer-api'] === true,
+      p2pDisabled: values['p2p.disable'] === true,
+    };
   }
 
   async function viaSetup(values: Record<string, unknown>) {
@@ -118,7 +126,7 @@ describe('opstack namespace gating (--experimental.sequencer-api)', () => {
     const registry = new RpcRegistry().registerNamespace('optimism', { version: () => 'v0' });
     const l = lock();
     await setupSequencing({
-      settings: settings(values),
+      options: options(values),
       config: cfg,
       logger,
       lifecycle,

@@ -1,11 +1,10 @@
 // --graphql, --graphql.corsdomain and --graphql.vhosts from the command line and the environment; --graphql
 // without --http refused (the seed: "GraphQL cannot start").
 import { describe, expect, it } from 'vitest';
-import { EXEC_PROGRAM } from '../../../../../src/main/cli/execFlags.js';
-import { assertSupported, parseSettings } from '../../../../../src/main/cli/parse.js';
-import { UsageError } from '../../../../../src/main/common/errors.js';
-import { graphqlOptions } from '../../../../../src/main/exec/graphql/options.js';
-import { execNodeOptions } from '../../../../../src/main/exec/node.js';
+import { EXEC_PROGRAM } from '../../../../src/main/cli/execFlags.js';
+import { execNodeOptions, graphqlOptions } from '../../../../src/main/cli/execOptions.js';
+import { assertSupported, parseSettings } from '../../../../src/main/cli/parse.js';
+import { UsageError } from '../../../../src/main/common/errors.js';
 
 const settings = (argv: string[], env: Record<string, string> = {}) => {
   const s = parseSettings(EXEC_PROGRAM, { argv, env });

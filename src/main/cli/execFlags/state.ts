@@ -1,0 +1,93 @@
+// tern-exec flags, section 2.14 of the seed: State and history.
+
+import { historyDefaults } from '../../exec/history/options.js';
+import type { FlagSpec } from '../flag.js';
+import { STATE } from './shared.js';
+
+export const STATE_FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'gcmode',
+    kind: 'enum',
+    values: ['full', 'archive'],
+    default: historyDefaults.gcMode,
+    help: 'Garbage collection mode (with --state.scheme=hash: full keeps the state of the last 128 blocks, archive all)',
+    category: STATE,
+    toml: 'Tern.GCMode',
+    implemented: true,
+  },
+  {
+    name: 'history.chain',
+    kind: 'enum',
+    values: ['all', 'postmerge'],
+    default: historyDefaults.chainHistory,
+    help: 'Chain history retention',
+    category: STATE,
+    toml: 'Eth.HistoryMode',
+    implemented: true,
+  },
+  {
+    name: 'history.logs',
+    kind: 'uint',
+    default: historyDefaults.logHistory,
+    defaultNote: '2350000 (about a year)',
+    help: 'Recent blocks kept in the log search index; the default is about a year (0 = entire chain)',
+    category: STATE,
+    toml: 'Eth.LogHistory',
+    implemented: true,
+  },
+  {
+    name: 'history.logs.disable',
+    kind: 'bool',
+    default: historyDefaults.logsDisabled,
+    help: 'Do not maintain the log search index',
+    category: STATE,
+    toml: 'Eth.LogNoHistory',
+    implemented: true,
+  },
+  {
+    name: 'history.logs.export',
+    kind: 'path',
+    help: 'Export log index checkpoints to this file in source-file format',
+    category: STATE,
+    toml: 'Eth.LogExportCheckpoints',
+    implemented: false,
+  },
+  {
+    name: 'history.state',
+    kind: 'uint',
+    default: historyDefaults.stateHistory,
+    help: 'Recent blocks of state history kept; only with --state.scheme=path (0 = entire chain)',
+    category: STATE,
+    toml: 'Eth.StateHistory',
+    implemented: true,
+  },
+  {
+    name: 'history.transactions',
+    kind: 'uint',
+    default: historyDefaults.txHistory,
+    defaultNote: '2350000 (about a year)',
+    help: 'Recent blocks kept in the transaction index; the default is about a year (0 = entire chain)',
+    category: STATE,
+    toml: 'Eth.TransactionHistory',
+    implemented: true,
+  },
+  {
+    name: 'state.scheme',
+    kind: 'enum',
+    values: ['hash', 'path'],
+    help: 'State storage scheme; tern has one layout (trie nodes by hash beside a flat state): hash prunes by --gcmode, path keeps --history.state blocks; a database keeps the scheme it was created with (default path)',
+    category: STATE,
+    toml: 'Eth.StateScheme',
+    implemented: true,
+  },
+  {
+    name: 'syncmode',
+    kind: 'enum',
+    values: ['snap', 'full'],
+    default: 'snap',
+    help: 'Blockchain sync mode',
+    category: STATE,
+    toml: 'Eth.SyncMode',
+    implemented: false,
+  },
+];
