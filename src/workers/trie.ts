@@ -7,8 +7,7 @@ import { trieNodeKey } from '../main/exec/db/schema.js';
 import { commitmentBuffers, decodeDiff, type PackedCommitment, packCommitment } from '../main/exec/hasher/codec.js';
 import { HasherCore } from '../main/exec/hasher/core.js';
 import type { NodeReader } from '../main/exec/state/trie/interface.js';
-import { fail, ok, type TaskReply, type TaskResult } from '../main/pool/interface.js';
-import { reply } from '../main/pool/piscina.js';
+import { fail, ok, reply, type TaskReply, type TaskResult } from './task.js';
 
 type Env = ReturnType<typeof open<Uint8Array, Uint8Array>>;
 

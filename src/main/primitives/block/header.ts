@@ -1,8 +1,9 @@
 // Block headers: the fields through Prague, RLP encoding and decoding (optional trailing fields present from
 // the fork that introduced them: London base fee, Shanghai withdrawals root, Cancun blob gas and beacon root,
 // Prague requests hash), the hash, and the JSON shape of eth_getBlockBy*.
-import { TernError } from '../../common/errors.js';
+
 import { keccak256 } from '../../native/keccak.js';
+import { TernError } from '../errors.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, rlpDecode, rlpEncode } from '../rlp.js';
 
 export interface Header {

@@ -1,7 +1,7 @@
 // The OP fields op-geth adds to eth_getTransactionReceipt for non-deposit transactions. op-geth derives them
 // from the block's L1-info deposit calldata (not from state), picking the format by fork and, in a fork's
 // activation block, by the calldata's selector; deposits instead show depositNonce/depositReceiptVersion.
-import { TernError } from '../../common/errors.js';
+import { TernError } from '../errors.js';
 import { atLeast, type OpFork } from './forks.js';
 import {
   type L1CostFork,

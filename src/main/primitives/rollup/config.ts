@@ -1,6 +1,6 @@
 // The rollup configuration in op-node's rollup.json format: parsing with clear errors, fork predicates, the
 // per-fork protocol constants derivation reads, fork-time overrides, and the JSON form optimism_rollupConfig serves.
-import { TernError } from '../../common/errors.js';
+import { TernError } from '../errors.js';
 import type { BlockId } from './blockRef.js';
 
 /** OP-Stack network upgrades in activation order (op-node's ForkName order). */

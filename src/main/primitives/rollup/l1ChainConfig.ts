@@ -2,7 +2,7 @@
 // only forks activate on L1 and their blob parameters, which fix the blob base fee written into the L1-info deposit.
 // The file is either a geth genesis (chain config under `.config`) or a bare chain config; mainnet and Sepolia are
 // built in, and their file is ignored, as op-node does.
-import { TernError } from '../../common/errors.js';
+import { TernError } from '../errors.js';
 import { isPectraBlobScheduleActive, type RollupConfig } from './config.js';
 
 export interface BlobParams {

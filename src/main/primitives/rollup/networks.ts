@@ -2,7 +2,7 @@
 // and the Sepolia superchain TOML), turned into rollup.json form the way op-node's chaincfg does it: Regolith at
 // genesis, channel_timeout 300, protocol versions address from the superchain. A test checks them against the
 // registry files.
-import { TernError } from '../../common/errors.js';
+import { TernError } from '../errors.js';
 import { parseRollupConfig, type RollupConfig } from './config.js';
 
 const OP_SEPOLIA = {
