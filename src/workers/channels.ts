@@ -1,5 +1,5 @@
 // Channel decompression task module: piscina loads the compiled file in worker threads, the inline pool imports it.
-import { type Decompressed, decompressChannelSync } from '../main/node/derive/decompress.js';
+import { type Decompressed, decompressChannelSync } from '../main/protocol/channel/decompress.js';
 import { fail, ok, reply, type TaskReply } from './task.js';
 
 export interface DecompressChannelInput {

@@ -1,5 +1,5 @@
 // Sender-recovery task module: piscina loads the compiled file in worker threads, the inline pool imports it.
-import { recoverSender } from '../main/exec/senders/recover.js';
+import { recoverSender } from '../main/protocol/senders/recover.js';
 import { checkPacked } from './keccak.js';
 import { fail, ok, reply, type TaskReply } from './task.js';
 

@@ -1,6 +1,6 @@
 // The batcher's settings and their defaults (op-batcher's and op-service txmgr's defaults where they exist). The
 // flag table (cli/batcherFlags.ts) reads its defaults from here.
-import type { CompressionAlgo } from '../node/derive/channel.js';
+import type { CompressionAlgo } from '../protocol/channel/channel.js';
 
 export type DataAvailabilityType = 'calldata' | 'blobs' | 'auto';
 /** shadow: measures the real compressed size; ratio: estimates it from the input size and a fixed ratio. */

@@ -1,6 +1,22 @@
 // The JSON-RPC server and client both programs use: see registry.ts (methods, namespaces, subscriptions),
 // core.ts (geth's message handling), http.ts / ipc.ts (transports), listeners.ts (the programs' listener layouts),
 // jwt.ts (Engine API tokens), client.ts (outgoing calls).
+
+export {
+  executionReverted,
+  invalidParams,
+  invalidRequest,
+  isRpcErrorLike,
+  methodNotFound,
+  notificationsUnsupported,
+  RpcError,
+  RpcErrorCode,
+  type RpcErrorObject,
+  RpcTransportError,
+  RpcTransportErrorCode,
+  serverError,
+  subscriptionNotFound,
+} from '../../protocol/jsonrpc/errors.js';
 export {
   type BatchRequest,
   type BatchResult,
@@ -16,21 +32,6 @@ export {
   type SubscribeOptions,
 } from './client.js';
 export { type Outcome, RpcCore, type RpcCoreOptions, type RpcMetrics, RpcSession, rpcCoreDefaults } from './core.js';
-export {
-  executionReverted,
-  invalidParams,
-  invalidRequest,
-  isRpcErrorLike,
-  methodNotFound,
-  notificationsUnsupported,
-  RpcError,
-  RpcErrorCode,
-  type RpcErrorObject,
-  RpcTransportError,
-  RpcTransportErrorCode,
-  serverError,
-  subscriptionNotFound,
-} from './errors.js';
 export {
   type HttpRoute,
   type HttpRpcOptions,

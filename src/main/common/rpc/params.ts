@@ -1,7 +1,7 @@
 // Positional-parameter checks for handlers, with geth's messages: arity errors as geth's argument parser words
 // them, and type errors as hexutil / common / rpc types report them from their JSON decoders, prefixed with
 // `invalid argument <i>: `. Every failure is a JSON-RPC -32602 invalid params error.
-import { invalidParams, type RpcError } from './errors.js';
+import { invalidParams, type RpcError } from '../../protocol/jsonrpc/errors.js';
 
 /** A decoder failure; `param` turns it into `invalid argument <i>: <message>`. */
 export class ParamError extends Error {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { ProgramContext } from '../../cli/run.js';
 import { ReportedError, TernError } from '../../common/errors.js';
-import { toHexKey } from '../state/hex.js';
+import { toHexKey } from '../../primitives/bytes.js';
 import { parseWitnessFile } from '../witness/input.js';
 import { PreimageStore } from '../witness/preimages.js';
 import { buildStateless } from '../witness/stateless.js';

@@ -3,10 +3,10 @@
 // with the ancient store; block data of frozen numbers is read from the ancient store transparently. Writes go into a
 // WriteBatch (the caller commits), except the two maintenance jobs at the end, which commit their own batches.
 
+import { DbErrorCode, type KVReader, type KVStore, type WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import type { BlockCache } from './blockCache.js';
 import type { AncientBlock, AncientReader, AncientTable, Freezer } from './freezer.js';
-import { DbErrorCode, type KVReader, type KVStore, type WriteBatch } from './interface.js';
 import {
   bodyKey,
   canonicalHashKey,

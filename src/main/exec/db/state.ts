@@ -2,8 +2,9 @@
 // hash, and trie nodes by hash. Values are opaque bytes whose encoding the state module owns (a zero storage value
 // is deleted, not stored). State is never moved to the ancient store, so these take a bare key-value view.
 
-import type { KVReader, WriteBatch } from './interface.js';
-import { ADDRESS_LENGTH, accountKey, codeKey, storageKey, storagePrefix, trieNodeKey } from './schema.js';
+import type { KVReader, WriteBatch } from '../../common/db/interface.js';
+import { trieNodeKey } from '../../protocol/db/sharedEnv.js';
+import { ADDRESS_LENGTH, accountKey, codeKey, storageKey, storagePrefix } from './schema.js';
 
 export function readAccount(r: KVReader, address: Uint8Array): Uint8Array | undefined {
   return r.get(accountKey(address));

@@ -2,9 +2,9 @@
 // dev_reorg(depth), the dev chain's equivalent of anvil_reorg, replaces the last `depth` blocks with as many empty
 // blocks at the same slots (see DevSealer.reorg); the transactions they held go back to the pool where they can.
 import { TernError } from '../../common/errors.js';
-import { serverError } from '../../common/rpc/errors.js';
 import { checkArity, type Decoder, decodeUint, ParamError, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { DevReorg } from './sealer.js';
 
 export interface DevRpcSealer {

@@ -8,15 +8,11 @@
 import { createHash } from 'node:crypto';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { RpcError, RpcErrorCode } from '../../common/rpc/errors.js';
 import { type Block, transactionsRoot, withdrawalsRoot } from '../../primitives/block/block.js';
 import { EMPTY_UNCLE_HASH, type Header, headerHash } from '../../primitives/block/header.js';
 import { type ChainConfig, isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import { rlpEncode } from '../../primitives/rlp.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
-import type { BlockBuilder, BuiltBlock } from '../chain/builder.js';
-import type { ChainStore } from '../chain/chainStore.js';
-import type { BlockImporter } from '../chain/importer.js';
 import type {
   ExecutionPayload,
   ForkchoiceState,
@@ -26,8 +22,12 @@ import type {
   PayloadEnvelope,
   PayloadStatus,
   SuperchainSignal,
-} from './types.js';
-import { invalidParams } from './types.js';
+} from '../../protocol/engine/types.js';
+import { invalidParams } from '../../protocol/engine/types.js';
+import { RpcError, RpcErrorCode } from '../../protocol/jsonrpc/errors.js';
+import type { BlockBuilder, BuiltBlock } from '../chain/builder.js';
+import type { ChainStore } from '../chain/chainStore.js';
+import type { BlockImporter } from '../chain/importer.js';
 
 /** Methods this engine serves (engine_exchangeCapabilities). */
 export const ENGINE_CAPABILITIES: readonly string[] = [

@@ -7,11 +7,11 @@
 //   parent-state checks, the cost rate limit, then forwarded or pooled with its conditional;
 // - pre-history block arguments are forwarded to --rollup.historicalrpc (historical.ts).
 import type { Logger } from '../../common/logger/index.js';
-import { RpcError, RpcTransportError, serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeData, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { isOptimism } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
+import { RpcError, RpcTransportError, serverError } from '../../protocol/jsonrpc/errors.js';
 import { TX_TYPE_BLOB } from '../evm/interface.js';
 import type { ExecRpcBackend } from '../rpc/backend.js';
 import { headerByHash } from '../rpc/blockTag.js';

@@ -8,7 +8,6 @@ import { Address } from '@ethereumjs/util';
 import { formatDuration } from '../../common/duration.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { executionReverted, type RpcError, serverError } from '../../common/rpc/errors.js';
 import type { BlockNumberOrHash } from '../../common/rpc/params.js';
 import { keccak256 } from '../../native/keccak.js';
 import { blobBaseFee } from '../../primitives/block/fees.js';
@@ -20,10 +19,11 @@ import {
   nonceCanIncrease,
   readAuthorization,
 } from '../../primitives/tx/7702/authorization.js';
+import { createKzg } from '../../protocol/crypto/kzg.js';
+import { executionReverted, type RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
 import { type BlockEnv, createBlockEnv } from '../evm/env.js';
 import type { AccessListItemBytes, TxResult } from '../evm/interface.js';
 import { intrinsicGas } from '../evm/intrinsic.js';
-import { createKzg } from '../evm/kzg.js';
 import { recoverAddress } from '../evm/recover.js';
 import { applyTransaction, Executor } from '../evm/transition.js';
 import { FlatState } from '../state/flatState.js';

@@ -1,8 +1,4 @@
 import { Address } from '@ethereumjs/util';
-// The transaction object of eth_call, eth_estimateGas and eth_createAccessList (geth's TransactionArgs): field
-// decoding with geth's JSON error wording, CallDefaults (gas from the cap, zero fees, the chain id check) and
-// ToMessage (the fee fields the state transition sees).
-import { serverError } from '../../common/rpc/errors.js';
 import {
   type Decoder,
   decodeAddress,
@@ -15,6 +11,10 @@ import {
   ParamError,
 } from '../../common/rpc/params.js';
 import { bigintToBytes } from '../../primitives/rlp.js';
+// The transaction object of eth_call, eth_estimateGas and eth_createAccessList (geth's TransactionArgs): field
+// decoding with geth's JSON error wording, CallDefaults (gas from the cap, zero fees, the chain id check) and
+// ToMessage (the fee fields the state transition sees).
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { AccessListItemBytes, AuthorizationBytes, TransactionLike } from '../evm/interface.js';
 
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));

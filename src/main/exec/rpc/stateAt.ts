@@ -4,11 +4,8 @@
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { asBytes, bytesToBigint, rlpDecode } from '../../primitives/rlp.js';
-import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
-import { decodeAccountRecord } from '../chain/stateStore.js';
-import type { AccountRecord, StateReader } from '../state/interface.js';
-import type { NodeReader } from '../state/trie/interface.js';
-import { MerkleTrie } from '../state/trie/merkleTrie.js';
+import type { NodeReader } from '../../primitives/trie/interface.js';
+import { MerkleTrie } from '../../primitives/trie/merkleTrie.js';
 import {
   BRANCH,
   decodeNode,
@@ -20,7 +17,10 @@ import {
   LEAF,
   type Ref,
   toNibbles,
-} from '../state/trie/node.js';
+} from '../../primitives/trie/node.js';
+import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
+import { decodeAccountRecord } from '../chain/stateStore.js';
+import type { AccountRecord, StateReader } from '../state/interface.js';
 import { type ChainView, equalBytes, type HeaderRef } from './chainView.js';
 import { PendingStateReader } from './pending.js';
 

@@ -2,7 +2,7 @@
 // is given, callTracer and noopTracer. geth takes any other name as JavaScript tracer code, and a bare unknown name
 // fails there as an undefined identifier: the same error (code -32000) is answered here. JavaScript tracers are not
 // supported.
-import { serverError } from '../../common/rpc/errors.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { TracerBase } from './base.js';
 import { CallTracer } from './callTracer.js';
 import type { TraceConfig } from './config.js';

@@ -6,16 +6,16 @@
 import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
-import { type RpcError, serverError } from '../../common/rpc/errors.js';
 import type { BlockNumberOrHash } from '../../common/rpc/params.js';
 import type { Block } from '../../primitives/block/block.js';
 import { blobParamsAt, type ChainConfig, hardforkAt } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
+import { createKzg } from '../../protocol/crypto/kzg.js';
+import { type RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
 import { processBlock } from '../chain/processBlock.js';
 import type { TxHooks } from '../evm/context.js';
 import { createBlockEnv } from '../evm/env.js';
-import { createKzg } from '../evm/kzg.js';
 import { opForksAt } from '../evm/op/forks.js';
 import { applyTransaction, Executor } from '../evm/transition.js';
 import { type CallArgs, callDefaults, messageTransaction, toMessage } from '../rpc/callArgs.js';

@@ -3,9 +3,9 @@
 // is either here or the witness is incomplete, and the error names the hash and what it was for.
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
+import { toHexKey } from '../../primitives/bytes.js';
 import { EMPTY_CODE_HASH } from '../chain/genesis.js';
 import type { CodeAndNodes } from '../rpc/stateAt.js';
-import { toHexKey } from '../state/hex.js';
 
 /** What a preimage was needed for, for the error message of a missing one. */
 export type PreimageKind = 'trie node' | 'contract code' | 'ancestor header';

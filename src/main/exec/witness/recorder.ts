@@ -2,8 +2,9 @@
 // parent's trie, they keep every trie node read (account and storage tries, and the nodes the post-state root
 // computation loads: paths of updated keys and the siblings a deletion collapses), every contract code read, every
 // account and slot key, and the lowest block number BLOCKHASH asked for.
+
+import { toHexKey } from '../../primitives/bytes.js';
 import type { CodeAndNodes } from '../rpc/stateAt.js';
-import { toHexKey } from '../state/hex.js';
 import type { AccountRecord, StateReader } from '../state/interface.js';
 
 /** Trie nodes and code, recorded by hash (insertion order kept, so a witness is deterministic). */

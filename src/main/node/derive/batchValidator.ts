@@ -11,7 +11,7 @@ import {
   maxSequencerDrift,
   type RollupConfig,
 } from '../../primitives/rollup/config.js';
-import type { SingularBatch } from './batch/singularBatch.js';
+import type { SingularBatch } from '../../protocol/batch/singularBatch.js';
 import { toHex } from './types.js';
 
 export type BatchValidity = 'drop' | 'accept' | 'undecided' | 'future' | 'past';

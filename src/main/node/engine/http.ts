@@ -5,7 +5,9 @@
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { RpcClient } from '../../common/rpc/client.js';
-import { RpcError, RpcErrorCode } from '../../common/rpc/errors.js';
+import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
+import { isCanyon, isEcotone, isIsthmus, type RollupConfig } from '../../primitives/rollup/config.js';
+import { encodeDepositTx } from '../../primitives/tx/deposit/deposit.js';
 import {
   type ExecutionPayload,
   executionPayloadFromJson,
@@ -16,10 +18,8 @@ import {
   type PayloadAttributes,
   type PayloadEnvelope,
   type PayloadStatus,
-} from '../../exec/engine/types.js';
-import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
-import { isCanyon, isEcotone, isIsthmus, type RollupConfig } from '../../primitives/rollup/config.js';
-import { encodeDepositTx } from '../../primitives/tx/deposit/deposit.js';
+} from '../../protocol/engine/types.js';
+import { RpcError, RpcErrorCode } from '../../protocol/jsonrpc/errors.js';
 import type { SystemConfig } from '../derive/types.js';
 import {
   asJson,
