@@ -23,7 +23,7 @@ import {
 import { type ExecNode, runNode } from './node.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
-const NOT_BUILT_DEFAULT_ON = ['authenticated Engine API (--authrpc.*)', 'transaction pool', 'P2P'];
+const NOT_BUILT_DEFAULT_ON = ['P2P networking (devp2p, --maxpeers > 0)'];
 
 function loggerOptions(settings: Settings): LoggerOptions {
   const vmodule = settings.get<string[] | undefined>('log.vmodule');
