@@ -3,7 +3,8 @@
 // is active from genesis, as in every OP Stack genesis; the Ethereum time forks follow the OP upgrades that carry
 // them (Canyon: Shanghai, Ecotone: Cancun, Isthmus: Prague); EIP-1559 parameters come from chain_op_config.
 import { type ChainConfig, GENESIS_BLOCK_FORKS, parseChainConfig } from '../../primitives/chainConfig.js';
-import type { OpFork, RollupConfig } from '../../primitives/rollup/config.js';
+import type { OpUpgrade } from '../../primitives/op/forks.js';
+import type { RollupConfig } from '../../primitives/rollup/config.js';
 
 /**
  * op-geth's defaults (params.OptimismConfig of OP Mainnet and the superchain): used when a rollup config predates
@@ -12,7 +13,7 @@ import type { OpFork, RollupConfig } from '../../primitives/rollup/config.js';
 const DEFAULT_OP_EIP1559 = { eip1559Elasticity: 6n, eip1559Denominator: 50n, eip1559DenominatorCanyon: 250n };
 
 /** OP upgrade → the chain config's time fields it sets. */
-const TIME_FIELDS: Record<OpFork, readonly string[]> = {
+const TIME_FIELDS: Record<OpUpgrade, readonly string[]> = {
   regolith: ['regolithTime'],
   canyon: ['canyonTime', 'shanghaiTime'],
   delta: [],
@@ -40,7 +41,7 @@ export function chainConfigFromRollup(rc: RollupConfig): ChainConfig {
     },
   };
   for (const f of GENESIS_BLOCK_FORKS) json[f] = 0;
-  for (const [fork, fields] of Object.entries(TIME_FIELDS) as [OpFork, readonly string[]][]) {
+  for (const [fork, fields] of Object.entries(TIME_FIELDS) as [OpUpgrade, readonly string[]][]) {
     const at = rc.forks[fork];
     if (at === undefined) continue;
     for (const field of fields) json[field] = at;

@@ -13,11 +13,11 @@ import type { RpcServerAddress } from '../../common/rpc/http.js';
 import { createNodeRpcServer } from '../../common/rpc/listeners.js';
 import { RpcRegistry } from '../../common/rpc/registry.js';
 import { buildInfo } from '../../common/version.js';
+import { OP_UPGRADES } from '../../primitives/op/forks.js';
 import type { L2BlockRef, L1BlockRef as RollupL1Ref } from '../../primitives/rollup/blockRef.js';
 import {
   applyOverrides,
   type ForkOverrides,
-  OP_FORKS,
   parseRollupConfig,
   type RollupConfig,
 } from '../../primitives/rollup/config.js';
@@ -95,7 +95,7 @@ export function loadRollupConfig(settings: Settings): RollupConfig {
     else if (network !== undefined && network !== '') cfg = loadNetworkRollupConfig(network);
     else throw new UsageError('a rollup configuration is required: pass --network or --rollup.config');
     const overrides: Record<string, number> = {};
-    for (const fork of [...OP_FORKS, 'pectrablobschedule']) {
+    for (const fork of [...OP_UPGRADES, 'pectrablobschedule']) {
       const name = `override.${fork}`;
       if (!settings.program.flags.some((f) => f.name === name)) continue;
       const t = settings.get<number>(name);
