@@ -59,22 +59,6 @@ export interface TxManagerOptions {
   cellProofs: boolean;
 }
 
-export interface BatcherOptions extends ChannelOptions {
-  l1EthRpc: string;
-  l2EthRpc: string;
-  rollupRpc: string;
-  /** rollup.json; when absent the rollup node's optimism_rollupConfig is used. */
-  rollupConfigPath: string | undefined;
-  /** 32-byte hex private key of the batcher account. */
-  privateKey: string;
-  pollIntervalMs: number;
-  /** Transactions in flight at once; 0: no limit. */
-  maxPendingTx: number;
-  /** Start without submitting (admin_startBatcher starts it). */
-  stopped: boolean;
-  txmgr: TxManagerOptions;
-}
-
 export const channelDefaults: ChannelOptions = {
   maxChannelDuration: 0,
   subSafetyMargin: 10,

@@ -5,7 +5,6 @@ import { TernError } from '../primitives/errors.js';
 export {
   deserializeError,
   type SerializedError,
-  type Severity,
   serializeError,
   TernError,
 } from '../primitives/errors.js';

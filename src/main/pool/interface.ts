@@ -6,7 +6,7 @@ import { deserializeError } from '../common/errors.js';
 
 // The result union and its transfer wrapper belong to the worker side (src/workers/task.ts), which task modules
 // import without reaching into the pool.
-export { fail, ok, type TaskReply, type TaskResult } from '../../workers/task.js';
+export type { TaskReply, TaskResult } from '../../workers/task.js';
 
 /** The function shape of a task: one input, a result (possibly wrapped for transfer), sync or async. */
 export type TaskFn<I = never, O = unknown> = (

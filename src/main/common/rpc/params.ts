@@ -240,8 +240,3 @@ export function toQuantity(n: bigint | number): `0x${string}` {
   if (typeof n === 'bigint' && n < 0n) throw new RangeError(`not a quantity: ${n}`);
   return `0x${n.toString(16)}`;
 }
-
-/** Bytes as `0x`-prefixed lower-case hex. */
-export function toData(bytes: Uint8Array): `0x${string}` {
-  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
-}

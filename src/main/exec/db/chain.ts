@@ -96,14 +96,6 @@ export function readHeaderNumber(r: DbReader, hash: Uint8Array): number | undefi
   return decodeNumber(v);
 }
 
-export function writeHeaderNumber(b: WriteBatch, hash: Uint8Array, number: number): void {
-  b.put(headerNumberKey(hash), encodeNumber(number));
-}
-
-export function deleteHeaderNumber(b: WriteBatch, hash: Uint8Array): void {
-  b.delete(headerNumberKey(hash));
-}
-
 export function readHeaderRlp(r: DbReader, number: number, hash: Uint8Array): Uint8Array | undefined {
   return kvOf(r).get(headerKey(number, hash)) ?? readAncient(r, 'headers', number, hash);
 }

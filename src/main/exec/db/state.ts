@@ -55,10 +55,6 @@ export function readCode(r: KVReader, codeHash: Uint8Array): Uint8Array | undefi
   return r.get(codeKey(codeHash));
 }
 
-export function hasCode(r: KVReader, codeHash: Uint8Array): boolean {
-  return r.has(codeKey(codeHash));
-}
-
 export function writeCode(b: WriteBatch, codeHash: Uint8Array, code: Uint8Array): void {
   b.put(codeKey(codeHash), code);
 }
@@ -68,14 +64,6 @@ export function readTrieNode(r: KVReader, hash: Uint8Array): Uint8Array | undefi
   return r.get(trieNodeKey(hash));
 }
 
-export function hasTrieNode(r: KVReader, hash: Uint8Array): boolean {
-  return r.has(trieNodeKey(hash));
-}
-
 export function writeTrieNode(b: WriteBatch, hash: Uint8Array, rlp: Uint8Array): void {
   b.put(trieNodeKey(hash), rlp);
-}
-
-export function deleteTrieNode(b: WriteBatch, hash: Uint8Array): void {
-  b.delete(trieNodeKey(hash));
 }

@@ -140,12 +140,6 @@ export function retainedRoots(
   return { roots, keepFrom };
 }
 
-/** The number below which canonical state roots were pruned (for messages), if a prune has run. */
-export function readStatePrunedBelow(r: KVReader): number | undefined {
-  const v = r.get(metaKey(MetaKey.statePrunedBelow));
-  return v === undefined ? undefined : decodeNumber(v);
-}
-
 /** A mark under way: the snapshot it reads and where it stands. */
 interface Mark {
   snap: ReadSnapshot;

@@ -43,8 +43,3 @@ export function createTracer(cfg: TraceConfig): TracerBase {
       throw serverError(`JavaScript tracers are not supported; built-in tracers: ${TRACER_NAMES.join(', ')}`);
   }
 }
-
-/** Validates the tracer selection before any work (an unknown name fails fast, as in geth). */
-export function checkTracer(cfg: TraceConfig): void {
-  createTracer(cfg);
-}

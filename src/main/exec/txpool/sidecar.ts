@@ -70,11 +70,6 @@ export function joinBlobTx(consensus: Uint8Array, sidecar: BlobSidecar): Uint8Ar
   return out;
 }
 
-/** Bytes the sidecar occupies (what --blobpool.datacap counts, with the transaction). */
-export function sidecarSize(s: BlobSidecar): number {
-  return s.blobs.length * BLOB_SIZE + (s.commitments.length + s.proofs.length) * 48;
-}
-
 /** EIP-4844 kzg_to_versioned_hash: 0x01 || sha256(commitment)[1:]. */
 export function versionedHash(commitment: Uint8Array): Uint8Array {
   const h = createHash('sha256').update(commitment).digest();

@@ -62,12 +62,6 @@ export interface HttpEngineOptions {
   fetchWithdrawalRootFromState: boolean;
 }
 
-export const httpEngineDefaults = {
-  timeoutMs: 10_000,
-  kind: 'geth' as EngineKind,
-  fetchWithdrawalRootFromState: false,
-} satisfies Partial<HttpEngineOptions>;
-
 /** Times one engine call (op-node's rpc_client metrics); call the result when the call ends. */
 export interface EngineClientMetrics {
   recordRpcClientRequest(method: string): (err?: unknown) => void;

@@ -16,11 +16,6 @@ export interface L1HeadsOptions {
   verify: boolean;
 }
 
-export const l1HeadsDefaults = {
-  httpPollIntervalMs: 12_000,
-  epochPollIntervalMs: 384_000,
-} as const;
-
 export type HeadHandler = (label: BlockLabel, ref: L1BlockRef) => void;
 
 export interface L1HeadsDeps {

@@ -117,10 +117,6 @@ function signedEnvelopeFromJson(v: unknown): SignedEnvelope {
   return { envelope: envelopeFromJson(o.envelope), signature: fromHex(o.signature) };
 }
 
-export function signedEnvelopeJson(s: SignedEnvelope): Record<string, unknown> {
-  return { envelope: envelopeJson(s.envelope), signature: hexOf(s.signature) };
-}
-
 // ---- the namespace ------------------------------------------------------------------------------------------
 
 const isUnknownPayload = (err: unknown) => err instanceof TernError && err.code === 'ENGINE_UNKNOWN_PAYLOAD';

@@ -357,15 +357,8 @@ export const isGranite = (c: RollupConfig, t: number) => isForkActive(c, 'granit
 export const isHolocene = (c: RollupConfig, t: number) => isForkActive(c, 'holocene', t);
 export const isIsthmus = (c: RollupConfig, t: number) => isForkActive(c, 'isthmus', t);
 export const isJovian = (c: RollupConfig, t: number) => isForkActive(c, 'jovian', t);
-export const isInterop = (c: RollupConfig, t: number) => isForkActive(c, 'interop', t);
 
-export const isEcotoneActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'ecotone', t);
-export const isFjordActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'fjord', t);
-export const isGraniteActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'granite', t);
-export const isHoloceneActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'holocene', t);
-export const isIsthmusActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'isthmus', t);
 export const isJovianActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'jovian', t);
-export const isInteropActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'interop', t);
 
 /** Pectra blob schedule fix: active while the L1 origin time is before pectra_blob_schedule_time. */
 export function isPectraBlobScheduleActive(cfg: RollupConfig, l1Time: number): boolean {
@@ -388,11 +381,6 @@ export function channelTimeout(cfg: RollupConfig, l1Time: number): number {
 
 export function maxSequencerDrift(cfg: RollupConfig, l1Time: number): number {
   return isFjord(cfg, l1Time) ? MAX_SEQUENCER_DRIFT_FJORD : cfg.maxSequencerDrift;
-}
-
-/** L2 timestamp of an L2 block number (blocks are exactly block_time apart from genesis). */
-export function timestampForBlock(cfg: RollupConfig, l2Number: number): number {
-  return cfg.genesis.l2Time + (l2Number - cfg.genesis.l2.number) * cfg.blockTime;
 }
 
 // ---- op-node's JSON form (optimism_rollupConfig, dumps) ----

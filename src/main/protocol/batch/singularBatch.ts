@@ -3,7 +3,7 @@
 // ignored, as the spec allows.
 import { type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import { rlpItemLength } from '../../primitives/rlpStream.js';
-import { batchError, toHex } from './bytes.js';
+import { batchError } from './bytes.js';
 
 export interface SingularBatch {
   /** 32 bytes; all zero for batches taken out of a span batch (the batch queue checks parents there). */
@@ -64,16 +64,4 @@ export function decodeSingularBatch(content: Uint8Array): SingularBatch {
 /** Encodes the content (without the version byte). */
 export function encodeSingularBatch(b: SingularBatch): Uint8Array {
   return rlpEncode([b.parentHash, b.epochNum, b.epochHash, b.timestamp, [...b.transactions]]);
-}
-
-/** Fields for a log line. */
-export function singularBatchLogContext(b: SingularBatch): Record<string, unknown> {
-  return {
-    batchType: 'singular',
-    timestamp: b.timestamp,
-    parentHash: toHex(b.parentHash),
-    epochNum: b.epochNum,
-    epochHash: toHex(b.epochHash),
-    txs: b.transactions.length,
-  };
 }

@@ -2,7 +2,7 @@
 // full signed transactions), the conversions to singular batches given the L1 origins, and the batcher-side builder
 // that turns consecutive singular batches back into a raw span batch.
 import type { BlockId } from '../../primitives/rollup/blockRef.js';
-import { batchError, equalBytes, fromHex, toHex } from './bytes.js';
+import { batchError, equalBytes, fromHex } from './bytes.js';
 import type { RawSpanBatch, SpanBatchTxs } from './rawSpanBatch.js';
 import type { SingularBatch } from './singularBatch.js';
 import {
@@ -97,14 +97,6 @@ export function fullTransactions(t: SpanBatchTxs, chainId: bigint): Uint8Array[]
   return out;
 }
 
-export function spanBatchTimestamp(b: SpanBatch): number {
-  return (b.batches[0] as SpanBatchElement).timestamp;
-}
-
-export function spanBatchStartEpochNum(b: SpanBatch): number {
-  return (b.batches[0] as SpanBatchElement).epochNum;
-}
-
 /** Compares the 20-byte origin check with an L1 block hash (0x hex). */
 export function checkOriginHash(b: SpanBatch, hash: string): boolean {
   return equalBytes(b.l1OriginCheck, fromHex(hash).subarray(0, 20));
@@ -145,21 +137,6 @@ export function spanToSingularBatches(
     });
   }
   return out;
-}
-
-/** Fields for a log line. */
-export function spanBatchLogContext(b: SpanBatch): Record<string, unknown> {
-  const last = b.batches[b.batches.length - 1];
-  return {
-    batchType: 'span',
-    timestamp: b.batches[0]?.timestamp,
-    parentCheck: toHex(b.parentCheck),
-    originCheck: toHex(b.l1OriginCheck),
-    startEpoch: b.batches[0]?.epochNum,
-    endEpoch: last?.epochNum,
-    blocks: b.batches.length,
-    txs: b.batches.reduce((n, el) => n + el.transactions.length, 0),
-  };
 }
 
 // ---- batcher side ----

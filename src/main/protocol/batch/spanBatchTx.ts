@@ -9,10 +9,6 @@ import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { batchError } from './bytes.js';
 
 export const LEGACY_TX_TYPE = 0;
-export const ACCESS_LIST_TX_TYPE = 1;
-export const DYNAMIC_FEE_TX_TYPE = 2;
-export const SET_CODE_TX_TYPE = 4;
-export const DEPOSIT_TX_TYPE = 0x7e;
 
 /** Decoded tx_data; integers and lists are kept as their canonical RLP items so re-encoding is exact. */
 export interface SpanTxData {

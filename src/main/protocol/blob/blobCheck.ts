@@ -21,7 +21,6 @@ export const BlobStatus = {
   /** c-kzg refused the input (a field element not below the modulus, a bad point). */
   malformed: 3,
 } as const;
-export type BlobStatusCode = (typeof BlobStatus)[keyof typeof BlobStatus];
 
 /** Blobs packed back to back: item i is blobs[i·131072…], versionedHashes[i·32…], commitments/proofs[i·48…]. */
 export interface PackedBlobs {

@@ -6,8 +6,6 @@ import { TernError } from '../../primitives/errors.js';
 import { MAX_FRAME_LEN } from '../../primitives/rollup/config.js';
 
 export const DERIVATION_VERSION_0 = 0;
-/** Alt-DA commitments (experimental) use this version byte; frames never do. */
-export const DERIVATION_VERSION_1 = 1;
 export const CHANNEL_ID_LENGTH = 16;
 /** Fixed bytes of a frame besides its data: 16 + 2 + 4 + 1. */
 export const FRAME_OVERHEAD_BYTES = 23;

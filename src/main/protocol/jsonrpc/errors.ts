@@ -78,10 +78,6 @@ export function methodNotFound(method: string): RpcError {
   return new RpcError(RpcErrorCode.methodNotFound, `the method ${method} does not exist/is not available`);
 }
 
-export function invalidRequest(message = 'invalid request'): RpcError {
-  return new RpcError(RpcErrorCode.invalidRequest, message);
-}
-
 /** A plain server-side failure (geth's -32000 for errors without their own code). */
 export function serverError(message: string, data?: unknown): RpcError {
   return new RpcError(RpcErrorCode.server, message, data);

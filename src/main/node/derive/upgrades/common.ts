@@ -3,7 +3,6 @@
 // upgrade transaction, and the ERC-1967 proxy upgradeTo calldata.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { DepositTx } from '../../../primitives/tx/deposit/deposit.js';
 import { upgradeDepositSourceHash } from '../../../primitives/tx/deposit/sourceHash.js';
 import { criticalError, fromHex } from '../types.js';
@@ -50,20 +49,6 @@ export function packagedBytecode(): BytecodeSource {
       const code = fromHex(hex);
       cache.set(name, code);
       return code;
-    },
-  };
-}
-
-/** `<dir>/<name>.txt` (the spec repository's static/bytecode layout: one 0x-hex line). */
-export function directoryBytecode(dir: string): BytecodeSource {
-  return {
-    get(name) {
-      try {
-        return fromHex(readFileSync(join(dir, `${name}.txt`), 'utf8').trim());
-      } catch (err) {
-        if ((err as { code?: unknown }).code === 'ENOENT') return undefined;
-        throw err;
-      }
     },
   };
 }
