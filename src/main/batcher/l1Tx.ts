@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { TernError } from '../common/errors.js';
 import { keccak256 } from '../native/keccak.js';
+import { toHex as hex } from '../primitives/bytes.js';
 import { type RlpInput, rlpEncode } from '../primitives/rlp.js';
 import { encodeBlobData } from '../protocol/blob/blobData.js';
 import { encodeBatcherData } from '../protocol/channel/frame.js';
@@ -11,7 +12,6 @@ import { load as loadKzg } from '../protocol/crypto/kzg.js';
 import { secp256k1 as secp } from '../protocol/crypto/secp256k1.js';
 import type { TxData } from './channelManager.js';
 
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
 const bytes = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'));
 
 export interface Signer {

@@ -1,5 +1,6 @@
-// Lowercase hex keys and minimal big-endian integers for the flat state's maps: small, allocation-light helpers on
-// the execution hot path (every SLOAD/SSTORE and account access goes through them).
+// The one owner of byte helpers: hex in and out, byte equality, minimal big-endian integers. Small and
+// allocation-light: the flat state's maps call them on the execution hot path (every SLOAD/SSTORE and account
+// access), and every JSON encoder of the project prints bytes through toHex.
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
@@ -24,6 +25,18 @@ export function toHexKey(bytes: Uint8Array): string {
   let s = '0x';
   for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] as number];
   return s;
+}
+
+/** `0x` + lowercase hex of the bytes: the JSON-RPC DATA form. */
+export function toHex(bytes: Uint8Array): `0x${string}` {
+  return toHexKey(bytes) as `0x${string}`;
+}
+
+/** True when both hold the same bytes. */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Bytes of a hex string with or without `0x` (an odd digit count is read with a leading zero). */

@@ -2,11 +2,10 @@
 import { readFileSync } from 'node:fs';
 import type { ProgramContext } from '../../cli/run.js';
 import { TernError, UsageError } from '../../common/errors.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { ChainStore } from '../chain/chainStore.js';
 import { type Genesis, parseGenesis } from '../chain/genesis.js';
 import { openChainDatabase } from './database.js';
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export function readGenesisFile(path: string): Genesis {
   let text: string;

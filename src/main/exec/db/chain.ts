@@ -5,6 +5,7 @@
 
 import { DbErrorCode, type KVReader, type KVStore, type WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
+import { equalBytes } from '../../primitives/bytes.js';
 import type { BlockCache } from './blockCache.js';
 import type { AncientBlock, AncientReader, AncientTable, Freezer } from './freezer.js';
 import {
@@ -46,12 +47,6 @@ function kvOf(r: DbReader): KVReader {
 
 function ancientsOf(r: DbReader): AncientReader | undefined {
   return 'kv' in r ? r.ancients : undefined;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Item `table` of block (number, hash) from the ancient store, if that block is frozen and canonical there. */

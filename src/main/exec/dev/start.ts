@@ -9,6 +9,7 @@ import type { Settings } from '../../cli/parse.js';
 import type { ProgramContext } from '../../cli/run.js';
 import { UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { addressOfKey, newPrivateKey } from '../accounts/keystore.js';
 import { AccountManager } from '../accounts/manager.js';
 import { BlockBuilder } from '../chain/builder.js';
@@ -33,8 +34,6 @@ export interface DevNode {
   /** 0x-prefixed lower-case address of the developer account. */
   readonly developer: string;
 }
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** Settings with some values replaced (the temporary datadir, the dev network id). */
 function overlay(settings: Settings, values: Record<string, unknown>): Settings {

@@ -10,6 +10,7 @@ import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Block, transactionsRoot, withdrawalsRoot } from '../../primitives/block/block.js';
 import { EMPTY_UNCLE_HASH, type Header, headerHash } from '../../primitives/block/header.js';
+import { equalBytes as equal, toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import { rlpEncode } from '../../primitives/rlp.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
@@ -81,8 +82,6 @@ export interface EngineApiDeps {
   halt?: ((reason: string) => void) | undefined;
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-const equal = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
 const isZero = (b: Uint8Array) => b.every((x) => x === 0);
 
 const err = (code: number, message: string) => new RpcError(code, message);

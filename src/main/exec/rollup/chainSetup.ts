@@ -6,6 +6,7 @@
 import type { Settings } from '../../cli/parse.js';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, isOptimism } from '../../primitives/chainConfig.js';
 import { ChainStore } from '../chain/chainStore.js';
 import {
@@ -32,8 +33,6 @@ export interface ChainSetupOptions {
   /** --rollup.superchain-upgrades */
   superchainUpgrades: boolean;
 }
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export function chainSetupOptions(settings: Settings): ChainSetupOptions {
   const overrides: ChainOverrides = {};

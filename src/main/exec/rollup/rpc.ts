@@ -9,6 +9,7 @@
 import type { Logger } from '../../common/logger/index.js';
 import { checkArity, decodeData, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { isOptimism } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
 import { RpcError, RpcTransportError, serverError } from '../../protocol/jsonrpc/errors.js';
@@ -51,8 +52,6 @@ export interface RollupEthParts {
   historical?: { boundary: HistoryBoundary; rpc: HistoricalRpc | undefined } | undefined;
   conditional?: { registry: ConditionalRegistry; limiter: RateLimiter } | undefined;
 }
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** An answer from the endpoint is passed on as is; a failure below JSON-RPC is a plain error. */
 async function forward(rpc: ForwardRpc, method: string, params: readonly unknown[], signal: AbortSignal) {

@@ -120,7 +120,7 @@ export function poolEthMethods(
     },
     pendingTransactions: (params) => {
       checkArity(params, 0);
-      const mine = new Set((opts.accounts?.() ?? []).map((a) => hex(a)));
+      const mine = new Set<string>((opts.accounts?.() ?? []).map((a) => hex(a)));
       const out: unknown[] = [];
       for (const [sender, txs] of pool.content().pending) {
         if (mine.has(sender)) for (const t of txs) out.push(txToJson(t.tx, t.sender));

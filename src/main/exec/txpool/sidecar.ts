@@ -4,6 +4,7 @@
 // checks follow geth's validateBlobSidecar: counts, versioned hashes, then the KZG proofs with c-kzg.
 import { createHash } from 'node:crypto';
 import { TernError } from '../../common/errors.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { asBytes, asList, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import { load as kzg } from '../../protocol/crypto/kzg.js';
 import { reject } from './errors.js';
@@ -76,8 +77,6 @@ export function versionedHash(commitment: Uint8Array): Uint8Array {
   h[0] = 0x01;
   return new Uint8Array(h);
 }
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** geth's validateBlobSidecar: counts, hashes, then the proofs. Throws TxRejected with geth's wording. */
 export function validateSidecar(hashes: readonly string[], s: BlobSidecar): void {

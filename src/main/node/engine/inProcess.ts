@@ -13,6 +13,7 @@ import { ChainView } from '../../exec/rpc/chainView.js';
 import { stateAt } from '../../exec/rpc/stateAt.js';
 import type { Block } from '../../primitives/block/block.js';
 import type { Header } from '../../primitives/block/header.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import { isIsthmus, type RollupConfig } from '../../primitives/rollup/config.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
@@ -54,7 +55,6 @@ export interface InProcessEngineDeps {
   metrics?: EngineClientMetrics | undefined;
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const ZERO_HASH = new Uint8Array(32);
 const MESSAGE_PASSER = Uint8Array.from(Buffer.from(L2_TO_L1_MESSAGE_PASSER.slice(2), 'hex'));
 

@@ -7,6 +7,7 @@
 
 import { keccak256Packed } from '../../native/keccak.js';
 import { applyUpdatesNative, hasNativeTrieUpdate } from '../../native/trie.js';
+import { equalBytes } from '../bytes.js';
 import { TernError } from '../errors.js';
 import type { NodeReader, TrieNode, TrieUpdate, TrieUpdateResult } from './interface.js';
 import {
@@ -50,12 +51,6 @@ export interface TrieJob {
 }
 
 const NO_NIBBLES = new Uint8Array(0);
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);

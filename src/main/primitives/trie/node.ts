@@ -3,6 +3,8 @@
 // created, so they are exactly the dirty nodes the hasher must encode.
 import { TernError } from '../errors.js';
 
+export { toHex } from '../bytes.js';
+
 export const HASH = 0;
 export const EMBEDDED = 1;
 export const LEAF = 2;
@@ -64,10 +66,6 @@ export type Ref = HashRef | EmbeddedRef | Node;
 
 export function trieError(code: string, message: string): TernError {
   return new TernError(code, message);
-}
-
-export function toHex(b: Uint8Array): string {
-  return `0x${Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex')}`;
 }
 
 // --- RLP reading: just enough to take a node apart, strict about anything a well-formed node cannot hold. The
@@ -181,16 +179,18 @@ export function decodeNode(rlp: Uint8Array): Node {
   return { t: BRANCH, children, value: value.length === 0 ? null : value };
 }
 
-// --- RLP writing.
+// --- RLP writing (the trie's one RLP writer; root.ts builds ordered-trie nodes with it too).
 
-function headerLength(len: number): number {
+/** Bytes of the RLP header for a payload of `len` bytes. */
+export function headerLength(len: number): number {
   if (len < 56) return 1;
   let n = 1;
   for (let l = len; l > 0xff; l = Math.floor(l / 256)) n++;
   return 1 + n;
 }
 
-function writeHeader(out: Uint8Array, at: number, len: number, base: number): number {
+/** Writes the RLP header of a string (`base` 0x80) or list (0xc0) payload of `len` bytes; returns the next index. */
+export function writeHeader(out: Uint8Array, at: number, len: number, base: number): number {
   if (len < 56) {
     out[at] = base + len;
     return at + 1;
@@ -201,11 +201,13 @@ function writeHeader(out: Uint8Array, at: number, len: number, base: number): nu
   return at + 1 + n;
 }
 
-function stringLength(b: Uint8Array): number {
+/** Bytes of the RLP string holding `b`. */
+export function stringLength(b: Uint8Array): number {
   return b.length === 1 && (b[0] as number) < 0x80 ? 1 : headerLength(b.length) + b.length;
 }
 
-function writeString(out: Uint8Array, at: number, b: Uint8Array): number {
+/** Writes `b` as an RLP string; returns the next index. */
+export function writeString(out: Uint8Array, at: number, b: Uint8Array): number {
   if (b.length === 1 && (b[0] as number) < 0x80) {
     out[at] = b[0] as number;
     return at + 1;
@@ -215,7 +217,8 @@ function writeString(out: Uint8Array, at: number, b: Uint8Array): number {
   return p + b.length;
 }
 
-const EMPTY_STRING = 0x80;
+/** RLP of the empty string: an absent child or value. */
+export const EMPTY_STRING = 0x80;
 
 /** Length of the RLP string holding the hex-prefix encoding of a path of `n` nibbles. */
 function compactLength(n: number): number {

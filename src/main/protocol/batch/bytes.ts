@@ -2,6 +2,8 @@
 // and the span-batch "standard bitlist" (big-endian integer, left-padded to whole bytes).
 import { TernError } from '../../primitives/errors.js';
 
+export { equalBytes, toHex } from '../../primitives/bytes.js';
+
 export function batchError(message: string): never {
   throw new TernError('BATCH_INVALID', message, { severity: 'temporary' });
 }
@@ -78,16 +80,6 @@ export function writeBits(bits: Uint8Array, out: number[]): void {
 
 export function pushBytes(out: number[], bytes: Uint8Array): void {
   for (let i = 0; i < bytes.length; i++) out.push(bytes[i] as number);
-}
-
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-export function toHex(b: Uint8Array): string {
-  return `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
 }
 
 export function fromHex(h: string): Uint8Array {

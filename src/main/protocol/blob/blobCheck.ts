@@ -3,6 +3,7 @@
 // verifying the proof (batched: ~1.75 ms a blob instead of ~2.5); a blob without them (the /blobs endpoint) by
 // computing its commitment, which is what hashes to the versioned hash.
 import { createHash } from 'node:crypto';
+import { equalBytes } from '../../primitives/bytes.js';
 import { TernError } from '../../primitives/errors.js';
 import { VERSIONED_HASH_VERSION_KZG } from '../../primitives/tx/4844/blob.js';
 import { load as loadCKzg } from '../crypto/kzg.js';
@@ -38,12 +39,6 @@ export function kzgToVersionedHash(commitment: Uint8Array): Uint8Array {
   const h = new Uint8Array(createHash('sha256').update(commitment).digest());
   h[0] = VERSIONED_HASH_VERSION_KZG;
   return h;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Checks every packed blob; returns one BlobStatus byte per blob. Throws only if c-kzg cannot be loaded. */

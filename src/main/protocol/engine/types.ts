@@ -3,6 +3,7 @@
 // JSON (what the auth RPC carries), with the codecs between them. JSON decoding raises -32602 for bad shapes.
 
 import type { Withdrawal } from '../../primitives/block/block.js';
+import { toHex as hexOf } from '../../primitives/bytes.js';
 import { RpcError, RpcErrorCode } from '../jsonrpc/errors.js';
 
 export type Hex = `0x${string}`;
@@ -97,7 +98,6 @@ export interface SuperchainSignal {
 
 export const invalidParams = (message: string) => new RpcError(RpcErrorCode.invalidParams, message);
 
-const hexOf = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`;
 const qty = (n: bigint): Hex => `0x${n.toString(16)}`;
 
 function obj(v: unknown, what: string): Record<string, unknown> {
