@@ -2,12 +2,12 @@
 // inline one (c-kzg on the calling thread) in the same run. Workload: 8 blocks of 6 blobs with sidecar commitments
 // and proofs; inline verifies them block after block, the pool gets the 8 requests at once (derivation prefetches).
 import { randomBytes } from 'node:crypto';
-import { load as loadCKzg } from '../src/main/exec/evm/kzg.js';
-import { kzgToVersionedHash } from '../src/main/node/l1/blobCheck.js';
-import { encodeBlobData, MAX_BLOB_DATA_SIZE } from '../src/main/node/l1/blobData.js';
 import type { BlobVerifier, BlobVerifyItem } from '../src/main/node/l1/blobVerifier.js';
 import { InlineBlobVerifier } from '../src/main/node/l1/blobVerifierInline.js';
 import { createBlobPool, PooledBlobVerifier } from '../src/main/node/l1/blobVerifierPooled.js';
+import { kzgToVersionedHash } from '../src/main/protocol/blob/blobCheck.js';
+import { encodeBlobData, MAX_BLOB_DATA_SIZE } from '../src/main/protocol/blob/blobData.js';
+import { load as loadCKzg } from '../src/main/protocol/crypto/kzg.js';
 import type { BenchRow, BenchSuite } from './suite.js';
 
 const BLOCKS = 8;

@@ -13,9 +13,6 @@ import { createRequire } from 'node:module';
 import { keccak256 } from '../src/main/native/keccak.js';
 import { AttributesBuilder } from '../src/main/node/derive/attributesBuilder.js';
 import { AttributesQueue } from '../src/main/node/derive/attributesQueue.js';
-import { encodeBatchData } from '../src/main/node/derive/batch/batchCodec.js';
-import type { SingularBatch } from '../src/main/node/derive/batch/singularBatch.js';
-import { type SpanBatch, SpanBatchBuilder } from '../src/main/node/derive/batch/spanBatch.js';
 import { BatchStage } from '../src/main/node/derive/batchStage.js';
 import {
   checkSingularBatch,
@@ -23,7 +20,6 @@ import {
   type SafeBlockFetcher,
   spanToSingularBatches,
 } from '../src/main/node/derive/batchValidator.js';
-import { ChannelOut } from '../src/main/node/derive/channel.js';
 import { ChannelReader, type ChannelReaderDeps, type DecodedBatch } from '../src/main/node/derive/channelReader.js';
 import { createDecompressPool, PooledChannelDecompressor } from '../src/main/node/derive/decompressPooled.js';
 import { systemConfigFromGenesis } from '../src/main/node/derive/systemConfig.js';
@@ -40,6 +36,10 @@ import type { Header } from '../src/main/primitives/block/header.js';
 import type { Receipt } from '../src/main/primitives/receipt/receipt.js';
 import { type RlpInput, rlpEncode } from '../src/main/primitives/rlp.js';
 import { parseRollupConfig, type RollupConfig } from '../src/main/primitives/rollup/config.js';
+import { encodeBatchData } from '../src/main/protocol/batch/batchCodec.js';
+import type { SingularBatch } from '../src/main/protocol/batch/singularBatch.js';
+import { type SpanBatch, SpanBatchBuilder } from '../src/main/protocol/batch/spanBatch.js';
+import { ChannelOut } from '../src/main/protocol/channel/channel.js';
 import type { BenchRow, BenchSuite } from './suite.js';
 
 const BLOCKS = 2400;

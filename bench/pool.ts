@@ -2,14 +2,15 @@
 // keccak of 32-byte inputs through the pool against the same work on the calling thread.
 import { randomBytes } from 'node:crypto';
 import { Bench, type Task } from 'tinybench';
-import { InlineKeccakHasher } from '../src/main/hashing/inline.js';
-import { createKeccakPool, type KeccakTasks, PooledKeccakHasher } from '../src/main/hashing/pooled.js';
 import { nativeStatus } from '../src/main/native/index.js';
 import { keccak256Packed, packInputs } from '../src/main/native/keccak.js';
 import { inlinePool } from '../src/main/pool/inline.js';
-import type { WorkerPool } from '../src/main/pool/interface.js';
+import type { TaskMapOf, WorkerPool } from '../src/main/pool/interface.js';
+import { PiscinaPool } from '../src/main/pool/piscina.js';
 import * as keccakTasks from '../src/workers/keccak.js';
 import type { BenchRow, BenchSuite } from './suite.js';
+
+type KeccakTasks = TaskMapOf<typeof keccakTasks>;
 
 const PER_TASK = 4096;
 const INPUT_LEN = 32;
@@ -39,21 +40,18 @@ function row(task: Task | undefined, m: Measure): BenchRow | undefined {
 }
 
 async function run(): Promise<BenchRow[]> {
-  const pool = createKeccakPool({ idleTimeoutMs: 60_000 });
+  const pool = new PiscinaPool<KeccakTasks>('keccak', { idleTimeoutMs: 60_000 });
   const inline: WorkerPool<KeccakTasks> = inlinePool(keccakTasks, { isolate: false });
   const threads = pool.threads;
   const inflight = 2 * threads;
-  const hasher = new PooledKeccakHasher(pool);
-  const inlineHasher = new InlineKeccakHasher();
   const inputs = Array.from({ length: PER_TASK }, () => new Uint8Array(randomBytes(INPUT_LEN)));
   const packed = packInputs(inputs);
-  const big = Array.from({ length: inflight * PER_TASK }, () => new Uint8Array(randomBytes(INPUT_LEN)));
   let sink = 0;
 
   // Every thread up and warm before timing: piscina starts one and adds the rest under load.
   await Promise.all(Array.from({ length: 4 * threads }, () => pool.run('sleep', { ms: 20 })));
 
-  // Each task gets buffers of its own and transfers them, as the hasher does (one copy, no structured clone).
+  // Each task gets buffers of its own and transfers them, as the services do (one copy, no structured clone).
   const task = (p: WorkerPool<KeccakTasks>): Promise<{ digests: Uint8Array }> => {
     const data = packed.data.slice();
     const offsets = packed.offsets.slice();
@@ -88,16 +86,6 @@ async function run(): Promise<BenchRow[]> {
       items: PER_TASK,
       note: 'hashes/s; the bare call, no pool; ',
     },
-    hasherPooled: {
-      name: `PooledKeccakHasher.hashBatch(${inflight * PER_TASK})`,
-      items: inflight * PER_TASK,
-      note: `hashes/s incl. packing, split over ${threads} threads; `,
-    },
-    hasherInline: {
-      name: `InlineKeccakHasher.hashBatch(${inflight * PER_TASK})`,
-      items: inflight * PER_TASK,
-      note: 'hashes/s incl. packing, calling thread; ',
-    },
   } satisfies Record<string, Measure>;
 
   const bench = new Bench({ name: 'pool', time: 1000, warmupTime: 250 });
@@ -128,12 +116,6 @@ async function run(): Promise<BenchRow[]> {
     },
     { async: false },
   );
-  bench.add(m.hasherPooled.name, async () => {
-    sink ^= (await hasher.hashBatch(big)).length;
-  });
-  bench.add(m.hasherInline.name, async () => {
-    sink ^= (await inlineHasher.hashBatch(big)).length;
-  });
   try {
     await bench.run();
   } finally {

@@ -16,8 +16,8 @@ import { TablePrefix, tablePrefix } from '../src/main/exec/db/schema.js';
 import { retainedRoots, StatePruner, TrieMarker } from '../src/main/exec/history/statePruner.js';
 import type { StateDiff } from '../src/main/exec/state/interface.js';
 import { DbStateReader, EMPTY_CODE_HASH } from '../src/main/exec/state/stateStore.js';
-import { StateCommitment } from '../src/main/exec/state/trie/commitment.js';
 import { type Header, headerHash } from '../src/main/primitives/block/header.js';
+import { StateCommitment } from '../src/main/primitives/trie/commitment.js';
 import type { BenchRow, BenchSuite } from './suite.js';
 
 const PER_BLOCK = 50_000;

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Bench, type Task } from 'tinybench';
-import type { TrieUpdate } from '../src/main/exec/state/trie/interface.js';
-import { MemoryNodeStore } from '../src/main/exec/state/trie/memory.js';
-import { MerkleTrie } from '../src/main/exec/state/trie/merkleTrie.js';
 import { nativeFunction, nativeStatus } from '../src/main/native/index.js';
 import { keccak256Batch, keccak256Js } from '../src/main/native/keccak.js';
+import type { TrieUpdate } from '../src/main/primitives/trie/interface.js';
+import { MemoryNodeStore } from '../src/main/primitives/trie/memory.js';
+import { MerkleTrie } from '../src/main/primitives/trie/merkleTrie.js';
 import {
   EMPTY_TRIE_ROOT,
   secureTrieRoot,

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { type Common, type CustomCrypto, createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import { Caches, CacheType, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createVM, type VM } from '@ethereumjs/vm';
-import { createKzg } from '../../src/main/exec/evm/kzg.js';
+import { createKzg } from '../../src/main/protocol/crypto/kzg.js';
 
 interface Secp256k1Native {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array;

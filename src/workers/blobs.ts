@@ -1,7 +1,6 @@
 // Blob verification task module: piscina loads the compiled file in worker threads, the inline pool imports it.
-import { checkPackedBlobs, type PackedBlobs } from '../main/node/l1/blobCheck.js';
-import { fail, ok, type TaskReply } from '../main/pool/interface.js';
-import { reply } from '../main/pool/piscina.js';
+import { checkPackedBlobs, type PackedBlobs } from '../main/protocol/blob/blobCheck.js';
+import { fail, ok, reply, type TaskReply } from './task.js';
 
 export interface VerifyBlobsOutput {
   /** One BlobStatus byte per blob, in order. */

@@ -1,7 +1,6 @@
 // Channel decompression task module: piscina loads the compiled file in worker threads, the inline pool imports it.
-import { type Decompressed, decompressChannelSync } from '../main/node/derive/decompress.js';
-import { fail, ok, type TaskReply } from '../main/pool/interface.js';
-import { reply } from '../main/pool/piscina.js';
+import { type Decompressed, decompressChannelSync } from '../main/protocol/channel/decompress.js';
+import { fail, ok, reply, type TaskReply } from './task.js';
 
 export interface DecompressChannelInput {
   /** The channel's compressed data (version byte included); owned by the task (sent transferred). */

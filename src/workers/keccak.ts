@@ -1,10 +1,9 @@
 // Keccak task module: piscina loads the compiled file in worker threads, the inline pool imports it directly.
 // Every export with one input that returns a TaskResult/TaskReply is a task; checkPacked is shared validation.
 import { threadId } from 'node:worker_threads';
-import { TernError } from '../main/common/errors.js';
 import { keccak256Packed } from '../main/native/keccak.js';
-import { fail, ok, type TaskReply, type TaskResult } from '../main/pool/interface.js';
-import { reply } from '../main/pool/piscina.js';
+import { TernError } from '../main/primitives/errors.js';
+import { fail, ok, reply, type TaskReply, type TaskResult } from './task.js';
 
 /** Inputs packed as the native boundary takes them: input i is data[offsets[i], offsets[i+1]). */
 export interface KeccakBatchInput {

@@ -1,8 +1,7 @@
 // Sender-recovery task module: piscina loads the compiled file in worker threads, the inline pool imports it.
-import { recoverSender } from '../main/exec/senders/recover.js';
-import { fail, ok, type TaskReply } from '../main/pool/interface.js';
-import { reply } from '../main/pool/piscina.js';
+import { recoverSender } from '../main/protocol/senders/recover.js';
 import { checkPacked } from './keccak.js';
+import { fail, ok, reply, type TaskReply } from './task.js';
 
 /** Raw transactions packed one after another: transaction i is data[offsets[i], offsets[i+1]). */
 export interface RecoverSendersInput {

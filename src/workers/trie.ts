@@ -2,13 +2,11 @@
 // LMDB environment read-only (lmdb-js shares an environment between threads) and keeps, across tasks, the node cache
 // and the layers of new nodes of blocks the caller has not written yet (HasherCore).
 import { open } from 'lmdb';
-import { LMDB_ENV_SETTINGS } from '../main/exec/db/lmdb.js';
-import { trieNodeKey } from '../main/exec/db/schema.js';
-import { commitmentBuffers, decodeDiff, type PackedCommitment, packCommitment } from '../main/exec/hasher/codec.js';
-import { HasherCore } from '../main/exec/hasher/core.js';
-import type { NodeReader } from '../main/exec/state/trie/interface.js';
-import { fail, ok, type TaskReply, type TaskResult } from '../main/pool/interface.js';
-import { reply } from '../main/pool/piscina.js';
+import { HasherCore } from '../main/primitives/trie/hasherCore.js';
+import type { NodeReader } from '../main/primitives/trie/interface.js';
+import { LMDB_ENV_SETTINGS, trieNodeKey } from '../main/protocol/db/sharedEnv.js';
+import { commitmentBuffers, decodeDiff, type PackedCommitment, packCommitment } from '../main/protocol/hasher/codec.js';
+import { fail, ok, reply, type TaskReply, type TaskResult } from './task.js';
 
 type Env = ReturnType<typeof open<Uint8Array, Uint8Array>>;
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RpcClient } from '../../src/main/common/rpc/client.js';
-import { decodeBlobData } from '../../src/main/node/l1/blobData.js';
+import { decodeBlobData } from '../../src/main/protocol/blob/blobData.js';
 import { ROOT } from '../helpers/paths.js';
 import { decodeBatches } from '../unit/main/batcher/decodeBatches.js';
 import { type Epoch, fakeL2Chain, L2_CHAIN_ID, userTxsOf } from '../unit/main/batcher/l2Fixtures.js';

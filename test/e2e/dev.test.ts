@@ -21,7 +21,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { load as loadCKzg } from '../../src/main/exec/evm/kzg.js';
+import { load as loadCKzg } from '../../src/main/protocol/crypto/kzg.js';
 import { ROOT } from '../helpers/paths.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');

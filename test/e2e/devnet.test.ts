@@ -1,8 +1,8 @@
 // tern-devnet as a process: brings up what this build can run (layer 1, the execution engines, and the rollup
 // nodes and batcher once their flags are built), checks devnet.json against the live endpoints, makes a deposit on
 // layer 1 through the devnet portal and decodes it with derivation's decoder, checks that the replica agrees with the
-// sequencer once both run, and stops everything with SIGINT. Parts that need pieces this build lacks are skipped
-// with the reason (read from devnet.json's `missing`), never passed silently.
+// sequencer, and stops everything with SIGINT. Every role is built: a role missing from devnet.json, or a method a
+// role does not serve, fails the test.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -43,14 +43,8 @@ type L1Receipt = {
   logs: Array<{ address: string; topics: string[]; data: string; logIndex: string }>;
 };
 
-/** Signs and sends an L1 transaction and waits for its receipt; skips the test when L1 takes no transactions. */
-async function sendL1(
-  ctx: { skip: (note?: string) => void },
-  key: string,
-  to: `0x${string}`,
-  data: `0x${string}`,
-  value: bigint,
-): Promise<L1Receipt | undefined> {
+/** Signs and sends an L1 transaction and waits for its receipt. */
+async function sendL1(key: string, to: `0x${string}`, data: `0x${string}`, value: bigint): Promise<L1Receipt> {
   const account = privateKeyToAccount(key as `0x${string}`);
   const nonce = Number(await rpcCall<string>(info.l1.rpc, 'eth_getTransactionCount', [account.address, 'pending']));
   const raw = await account.signTransaction({
@@ -64,17 +58,7 @@ async function sendL1(
     maxFeePerGas: 100_000_000_000n,
     maxPriorityFeePerGas: 1_000_000_000n,
   });
-  let hash: string;
-  try {
-    hash = await rpcCall<string>(info.l1.rpc, 'eth_sendRawTransaction', [raw]);
-  } catch (err) {
-    const msg = (err as Error).message;
-    if (/not (built|supported|available)|method .*not found|does not exist/i.test(msg)) {
-      ctx.skip(`layer 1 takes no transactions in this build: ${msg}`);
-      return undefined;
-    }
-    throw err;
-  }
+  const hash = await rpcCall<string>(info.l1.rpc, 'eth_sendRawTransaction', [raw]);
   return until('the receipt', 30_000, async () => {
     const r = await rpcCall<L1Receipt | null>(info.l1.rpc, 'eth_getTransactionReceipt', [hash]);
     return r ?? undefined;
@@ -116,10 +100,10 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
         expect(status).toHaveProperty('unsafe_l2');
       }
     }
-    // Whatever is not running is said in the summary and in devnet.json.
-    for (const m of info.missing) expect(out()).toContain(m);
-    if (info.nodes[0]?.nodeRpc === null) expect(info.missing.join('\n')).toMatch(/sequencer/);
-    if (info.batcher === null) expect(info.missing.join('\n')).toMatch(/batcher/);
+    // Every role runs: nothing is listed as missing, both rollup nodes and the batcher are up.
+    expect(info.missing).toEqual([]);
+    expect(info.batcher).not.toBeNull();
+    for (const n of info.nodes) expect(n.nodeRpc, n.name).not.toBeNull();
     await until('a status line', 15_000, async () => (/L1 #\d+ \| sequencer u\d+/.test(out()) ? true : undefined));
   }, 60_000);
 
@@ -130,7 +114,7 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     }
   });
 
-  it('a deposit on layer 1 emits the TransactionDeposited log derivation decodes', async (ctx) => {
+  it('a deposit on layer 1 emits the TransactionDeposited log derivation decodes', async () => {
     const user = info.accounts.find((a) => a.role === 'test');
     if (!user) throw new Error('devnet.json lists no test account');
     const rollup = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as { deposit_contract_address: `0x${string}` };
@@ -140,8 +124,7 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
       functionName: 'depositTransaction',
       args: [to, 5n, 100_000n, false, '0xc0ffee'],
     });
-    const receipt = await sendL1(ctx, user.privateKey, rollup.deposit_contract_address, data, 10n ** 15n);
-    if (receipt === undefined) return;
+    const receipt = await sendL1(user.privateKey, rollup.deposit_contract_address, data, 10n ** 15n);
     expect(receipt.status).toBe('0x1');
     expect(receipt.logs).toHaveLength(1);
     const log = receipt.logs[0] as (typeof receipt.logs)[number];
@@ -159,11 +142,8 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     deposited = { sourceHash: `0x${Buffer.from(tx.sourceHash).toString('hex')}`, mint: tx.mint };
   }, 60_000);
 
-  it('the deposit appears on layer 2 with its source hash and mint, on the sequencer and the replica', async (ctx) => {
-    if (info.missing.length > 0) {
-      ctx.skip(`needs the whole network; missing: ${info.missing.join('; ')}`);
-      return;
-    }
+  it('the deposit appears on layer 2 with its source hash and mint, on the sequencer and the replica', async () => {
+    expect(info.missing).toEqual([]);
     if (deposited === undefined) throw new Error('the layer-1 deposit test did not run');
     const want = deposited;
     for (const n of info.nodes) {
@@ -184,14 +164,13 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     }
   }, 150_000);
 
-  it('a system config update on layer 1 emits the ConfigUpdate log derivation applies', async (ctx) => {
+  it('a system config update on layer 1 emits the ConfigUpdate log derivation applies', async () => {
     const admin = info.accounts.find((a) => a.role === 'admin');
     if (!admin) throw new Error('devnet.json lists no admin account');
     const json = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as { l1_system_config_address: `0x${string}` };
     const abi = parseAbi(['function setGasLimit(uint64)']);
     const data = encodeFunctionData({ abi, functionName: 'setGasLimit', args: [45_000_000n] });
-    const receipt = await sendL1(ctx, admin.privateKey, json.l1_system_config_address, data, 0n);
-    if (receipt === undefined) return;
+    const receipt = await sendL1(admin.privateKey, json.l1_system_config_address, data, 0n);
     expect(receipt.status).toBe('0x1');
     const cfg = parseRollupConfig(json);
     const sc = systemConfigFromGenesis(cfg.genesis.systemConfig);
@@ -205,12 +184,11 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     expect(sc.gasLimit).toBe(45_000_000n);
   }, 60_000);
 
-  it('the replica follows the sequencer: its safe head advances and every block hash matches', async (ctx) => {
+  it('the replica follows the sequencer: its safe head advances and every block hash matches', async () => {
     const [seq, replica] = info.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
-    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null) {
-      ctx.skip(`needs the sequencer, replica and batcher; missing: ${info.missing.join('; ')}`);
-      return;
-    }
+    expect(info.missing).toEqual([]);
+    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null)
+      throw new Error(`the devnet runs without a rollup node or the batcher: ${info.missing.join('; ')}`);
     const safe = await until('the replica safe head past block 3', 120_000, async () => {
       const s = await rpcCall<{ safe_l2: { number: number } }>(replica.nodeRpc as string, 'optimism_syncStatus');
       return s.safe_l2.number >= 3 ? s.safe_l2.number : undefined;
@@ -236,7 +214,7 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     expect([...types]).toEqual([da === 'blobs' ? '0x3' : '0x2']);
   }, 150_000);
 
-  it('layer 1 marks safe and finalized blocks (every 32), and the finalized L2 heads advance on both nodes', async (ctx) => {
+  it('layer 1 marks safe and finalized blocks (every 32), and the finalized L2 heads advance on both nodes', async () => {
     // geth's simulated beacon: the head is safe, the latest block at a multiple of 32 is finalized.
     const l1 = async (tag: string) =>
       rpcCall<{ number: string; hash: string }>(info.l1.rpc, 'eth_getBlockByNumber', [tag, false]);
@@ -250,10 +228,9 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     expect(Number(safe.number)).toBeGreaterThanOrEqual(Number(fin.number));
     expect(Number(safe.number)).toBeLessThanOrEqual(Number(latest.number));
     const [seq, replica] = info.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
-    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null) {
-      ctx.skip(`needs the sequencer, replica and batcher; missing: ${info.missing.join('; ')}`);
-      return;
-    }
+    expect(info.missing).toEqual([]);
+    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null)
+      throw new Error(`the devnet runs without a rollup node or the batcher: ${info.missing.join('; ')}`);
     const finalized: Record<string, number> = {};
     for (const n of [seq, replica]) {
       finalized[n.name] = await until(`a finalized L2 head on ${n.name}`, 90_000, async () => {
@@ -278,12 +255,11 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     );
   }, 200_000);
 
-  it('a layer-1 reorg dropping a batch transaction: tern-node resets derivation and the replica converges', async (ctx) => {
+  it('a layer-1 reorg dropping a batch transaction: tern-node resets derivation and the replica converges', async () => {
     const [seq, replica] = info.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
-    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null) {
-      ctx.skip(`needs the sequencer, replica and batcher; missing: ${info.missing.join('; ')}`);
-      return;
-    }
+    expect(info.missing).toEqual([]);
+    if (seq.nodeRpc === null || replica.nodeRpc === null || info.batcher === null)
+      throw new Error(`the devnet runs without a rollup node or the batcher: ${info.missing.join('; ')}`);
     const rollup = JSON.parse(readFileSync(info.rollupConfig, 'utf8')) as { batch_inbox_address: string };
     type L1Block = { hash: string; number: string; transactions: Array<{ hash: string; to: string | null }> };
     const block = (tag: string | number) =>
@@ -358,12 +334,9 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     }
   }, 400_000);
 
-  it('the sequencer stopped and started through the admin API continues from the same head', async (ctx) => {
+  it('the sequencer stopped and started through the admin API continues from the same head', async () => {
     const seq = info.nodes[0] as DevnetInfo['nodes'][number];
-    if (seq.nodeRpc === null) {
-      ctx.skip(`needs the sequencer; missing: ${info.missing.join('; ')}`);
-      return;
-    }
+    if (seq.nodeRpc === null) throw new Error(`the devnet runs without its sequencer: ${info.missing.join('; ')}`);
     const rpc = seq.nodeRpc;
     expect(await rpcCall(rpc, 'admin_sequencerActive')).toBe(true);
     const last = await rpcCall<string>(rpc, 'admin_stopSequencer');
@@ -394,17 +367,14 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
 });
 
 describe('tern-devnet in-process: a replica killed mid-sync', () => {
-  it('resumes after both its programs are killed and restarted, and converges with the sequencer', async (ctx) => {
+  it('resumes after both its programs are killed and restarted, and converges with the sequencer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tern-devnet-e2e-restart-'));
     const opts = parseDevnetArgs([`--workdir=${dir}`, '--l1-block-time=1', '--da=calldata']);
     if (opts === 'help') throw new Error('unexpected help');
     const devnet = new Devnet(opts, { print: () => {} });
     try {
       const started = await devnet.start();
-      if (started.missing.length > 0) {
-        ctx.skip(`needs the whole network; missing: ${started.missing.join('; ')}`);
-        return;
-      }
+      expect(started.missing).toEqual([]);
       const [seq, replica] = started.nodes as [DevnetInfo['nodes'][number], DevnetInfo['nodes'][number]];
       const safeOf = async () =>
         (await rpcCall<{ safe_l2: { number: number } }>(replica.nodeRpc as string, 'optimism_syncStatus')).safe_l2
@@ -436,7 +406,7 @@ describe('tern-devnet in-process: a replica killed mid-sync', () => {
 });
 
 describe('tern-devnet with --l1 anvil', () => {
-  it('blob batches and a deposit on anvil: the replica agrees with the sequencer', async (ctx) => {
+  it('blob batches and a deposit on anvil: the replica agrees with the sequencer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tern-devnet-e2e-anvil-'));
     const opts = parseDevnetArgs([`--workdir=${dir}`, '--l1', 'anvil', '--l1-block-time=1', '--da=blobs']);
     if (opts === 'help') throw new Error('unexpected help');
@@ -446,10 +416,7 @@ describe('tern-devnet with --l1 anvil', () => {
       pollUntil(what, timeoutMs, () => lines.join('\n'), f);
     try {
       const started = await devnet.start();
-      if (started.missing.length > 0) {
-        ctx.skip(`needs the whole network; missing: ${started.missing.join('; ')}`);
-        return;
-      }
+      expect(started.missing).toEqual([]);
       expect(started.l1.program).toBe('anvil');
       expect(lines.join('\n')).toMatch(/--l1\.trustrpc/);
       // rollup.json names anvil's own block 0, and the nodes were told to trust the RPC.

@@ -11,10 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toSingularBatch } from '../../src/main/batcher/l2Block.js';
 import type { Logger } from '../../src/main/common/logger/index.js';
 import { AttributesBuilder } from '../../src/main/node/derive/attributesBuilder.js';
-import { encodeBatchData } from '../../src/main/node/derive/batch/batchCodec.js';
-import { SpanBatchBuilder } from '../../src/main/node/derive/batch/spanBatch.js';
-import { ChannelOut } from '../../src/main/node/derive/channel.js';
-import { encodeBatcherData } from '../../src/main/node/derive/frame.js';
 import { DerivationPipeline } from '../../src/main/node/derive/pipeline.js';
 import type { PayloadAttributes as DerivedAttributes, L2BlockRef } from '../../src/main/node/derive/types.js';
 import { Driver } from '../../src/main/node/driver/driver.js';
@@ -25,6 +21,10 @@ import { InProcessEngine } from '../../src/main/node/engine/inProcess.js';
 import type { Engine } from '../../src/main/node/engine/interface.js';
 import { DisabledSafeDb } from '../../src/main/node/safedb/safedb.js';
 import { isHolocene, type RollupConfig } from '../../src/main/primitives/rollup/config.js';
+import { encodeBatchData } from '../../src/main/protocol/batch/batchCodec.js';
+import { SpanBatchBuilder } from '../../src/main/protocol/batch/spanBatch.js';
+import { ChannelOut } from '../../src/main/protocol/channel/channel.js';
+import { encodeBatcherData } from '../../src/main/protocol/channel/frame.js';
 import { depositLog, PORTAL } from '../unit/main/node/derive/fixtures.js';
 import { addressOf, FakeL1, privKey, signTx } from '../unit/main/node/derive/l1Fake.js';
 import {
@@ -64,7 +64,7 @@ const UNSAFE_GOSSIP = 8; // blocks 1..8 reach the replica as unsafe payloads; bl
 interface Sequenced {
   ref: L2BlockRef;
   attributes: DerivedAttributes;
-  payload: import('../../src/main/exec/engine/types.js').ExecutionPayload;
+  payload: import('../../src/main/protocol/engine/types.js').ExecutionPayload;
   parentBeaconBlockRoot: Uint8Array | undefined;
 }
 

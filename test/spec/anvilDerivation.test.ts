@@ -17,13 +17,13 @@ import { stageLogger } from '../../src/main/node/derive/frameQueue.js';
 import { DerivationPipeline } from '../../src/main/node/derive/pipeline.js';
 import { fromHex, toHex } from '../../src/main/node/derive/types.js';
 import { BeaconClient } from '../../src/main/node/l1/beacon.js';
-import { encodeBlobData } from '../../src/main/node/l1/blobData.js';
 import { InlineBlobVerifier } from '../../src/main/node/l1/blobVerifierInline.js';
 import { L1Client } from '../../src/main/node/l1/client.js';
 import { decodeL1InfoCalldata } from '../../src/main/primitives/op/l1Info.js';
 import { type RlpInput, rlpDecode, rlpEncode } from '../../src/main/primitives/rlp.js';
 import { parseRollupConfig, type RollupConfig } from '../../src/main/primitives/rollup/config.js';
 import { decodeDepositTx } from '../../src/main/primitives/tx/deposit/deposit.js';
+import { encodeBlobData } from '../../src/main/protocol/blob/blobData.js';
 import {
   addressOf,
   batcherData,

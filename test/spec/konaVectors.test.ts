@@ -4,20 +4,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { recoverSender } from '../../src/main/exec/senders/recover.js';
-import { decodeBatchData, encodeBatchData, SPAN_BATCH_TYPE } from '../../src/main/node/derive/batch/batchCodec.js';
-import { toHex } from '../../src/main/node/derive/batch/bytes.js';
-import { decodeRawSpanBatch, encodeRawSpanBatch } from '../../src/main/node/derive/batch/rawSpanBatch.js';
-import {
-  deriveSpanBatch,
-  SpanBatchBuilder,
-  spanToSingularBatches,
-} from '../../src/main/node/derive/batch/spanBatch.js';
 import { BatchReader } from '../../src/main/node/derive/channelReader.js';
-import { decompressChannel } from '../../src/main/node/derive/decompress.js';
-import { encodeBatcherData, parseFrames } from '../../src/main/node/derive/frame.js';
 import { MAX_RLP_BYTES_PER_CHANNEL_BEDROCK } from '../../src/main/primitives/rollup/config.js';
 import { decodeTransaction } from '../../src/main/primitives/tx/decode.js';
+import { decodeBatchData, encodeBatchData, SPAN_BATCH_TYPE } from '../../src/main/protocol/batch/batchCodec.js';
+import { toHex } from '../../src/main/protocol/batch/bytes.js';
+import { decodeRawSpanBatch, encodeRawSpanBatch } from '../../src/main/protocol/batch/rawSpanBatch.js';
+import { deriveSpanBatch, SpanBatchBuilder, spanToSingularBatches } from '../../src/main/protocol/batch/spanBatch.js';
+import { decompressChannel } from '../../src/main/protocol/channel/decompress.js';
+import { encodeBatcherData, parseFrames } from '../../src/main/protocol/channel/frame.js';
+import { recoverSender } from '../../src/main/protocol/senders/recover.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 const DIR = join(FIXTURES, 'kona-vectors');

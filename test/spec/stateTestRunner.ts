@@ -13,15 +13,15 @@ import { Address, KECCAK256_NULL } from '@ethereumjs/util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TernError } from '../../src/main/common/errors.js';
 import { createBlockEnv } from '../../src/main/exec/evm/env.js';
-import { createKzg } from '../../src/main/exec/evm/kzg.js';
 import { applyTransaction, Executor } from '../../src/main/exec/evm/transition.js';
 import { FlatState } from '../../src/main/exec/state/flatState.js';
-import { bigintToMinimalBytes, fromHex, toHexKey } from '../../src/main/exec/state/hex.js';
 import type { AccountRecord, StateDiff, StateReader } from '../../src/main/exec/state/interface.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
+import { bigintToMinimalBytes, fromHex, toHexKey } from '../../src/main/primitives/bytes.js';
 import { DEFAULT_BLOB_SCHEDULE } from '../../src/main/primitives/chainConfig.js';
 import { rlpEncode } from '../../src/main/primitives/rlp.js';
 import { EMPTY_TRIE_ROOT, secureTrieRoot, type TrieEntry } from '../../src/main/primitives/trie/root.js';
+import { createKzg } from '../../src/main/protocol/crypto/kzg.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
 
 /** The networks a state test's `post` may list (a runner runs one of STATE_NETWORKS). */

@@ -11,9 +11,9 @@ import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { describe, expect, it } from 'vitest';
 import { forkRules } from '../../src/main/exec/evm/env.js';
 import { floorDataGas, intrinsicGas, MAX_INITCODE_SIZE } from '../../src/main/exec/evm/intrinsic.js';
-import { createKzg } from '../../src/main/exec/evm/kzg.js';
-import { fromHex, toHexKey } from '../../src/main/exec/state/hex.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
+import { fromHex, toHexKey } from '../../src/main/primitives/bytes.js';
+import { createKzg } from '../../src/main/protocol/crypto/kzg.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { listFixtures } from './stateTestRunner.js';
 

@@ -4,11 +4,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TrieUpdate } from '../../src/main/exec/state/trie/interface.js';
-import { MemoryNodeStore } from '../../src/main/exec/state/trie/memory.js';
-import { MerkleTrie } from '../../src/main/exec/state/trie/merkleTrie.js';
 import { nativeFunction, nativeStatus } from '../../src/main/native/index.js';
 import { keccak256, packInputs } from '../../src/main/native/keccak.js';
+import type { TrieUpdate } from '../../src/main/primitives/trie/interface.js';
+import { MemoryNodeStore } from '../../src/main/primitives/trie/memory.js';
+import { MerkleTrie } from '../../src/main/primitives/trie/merkleTrie.js';
 import { EMPTY_TRIE_ROOT, secureTrieRootJs, type TrieEntry, trieRootJs } from '../../src/main/primitives/trie/root.js';
 import { FIXTURES } from '../helpers/paths.js';
 

@@ -1,6 +1,6 @@
 // The design's native dependencies install from the lock file and load on this Node: c-kzg is built by its
-// install script (allowed in package.json's allowScripts), msgpackr's native extractor comes through the alias
-// in package.json's overrides. A broken install fails here rather than later in a blob or worker path.
+// install script (allowed in package.json's allowScripts). A broken install fails here rather than later in a blob
+// path.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
@@ -17,16 +17,5 @@ describe('native dependencies', () => {
     expect(kzg.verifyBlobKzgProof(blob, commitment, proof)).toBe(true);
     const other = kzg.blobToKzgCommitment(new Uint8Array(kzg.BYTES_PER_BLOB));
     expect(kzg.verifyBlobKzgProof(blob, other, proof)).toBe(false);
-  });
-
-  it('msgpackr runs with its native extractor', async () => {
-    const msgpackr = await import('msgpackr');
-    expect(msgpackr.isNativeAccelerationEnabled).toBe(true);
-    const record = { block: 12n, hash: new Uint8Array([1, 2, 3]), txs: ['a', 'b'] };
-    const packr = new msgpackr.Packr({ useRecords: true });
-    const back = packr.unpack(packr.pack(record)) as typeof record;
-    expect(back.block).toBe(12n);
-    expect(back.txs).toEqual(['a', 'b']);
-    expect(Uint8Array.from(back.hash)).toEqual(record.hash);
   });
 });

@@ -3,10 +3,10 @@
 // and cuts the result into frames. The target is targetNumFrames frames' worth of compressed data.
 import { randomBytes } from 'node:crypto';
 import { TernError } from '../common/errors.js';
-import { encodeBatchData, SINGULAR_BATCH_TYPE, SPAN_BATCH_TYPE } from '../node/derive/batch/batchCodec.js';
-import { SpanBatchBuilder } from '../node/derive/batch/spanBatch.js';
-import { ChannelOut, type CompressionAlgo, splitIntoFrames } from '../node/derive/channel.js';
-import { CHANNEL_ID_LENGTH, FRAME_OVERHEAD_BYTES, type Frame } from '../node/derive/frame.js';
+import { encodeBatchData, SINGULAR_BATCH_TYPE, SPAN_BATCH_TYPE } from '../protocol/batch/batchCodec.js';
+import { SpanBatchBuilder } from '../protocol/batch/spanBatch.js';
+import { ChannelOut, type CompressionAlgo, splitIntoFrames } from '../protocol/channel/channel.js';
+import { CHANNEL_ID_LENGTH, FRAME_OVERHEAD_BYTES, type Frame } from '../protocol/channel/frame.js';
 import { blockInputSize, type L2Block, toSingularBatch } from './l2Block.js';
 import type { CompressorKind } from './options.js';
 

@@ -7,7 +7,7 @@
 // reorged out of L1, that channel and every later one are rebuilt the same way (l1Reorged).
 import { TernError } from '../common/errors.js';
 import type { Logger } from '../common/logger/index.js';
-import { channelIdHex, type Frame } from '../node/derive/frame.js';
+import { channelIdHex, type Frame } from '../protocol/channel/frame.js';
 import { ChannelBuilder, type ChannelConfig } from './channelBuilder.js';
 import type { L2Block } from './l2Block.js';
 import { MAX_BLOBS_PER_TX } from './options.js';

@@ -7,7 +7,6 @@
 // after it had its confirmations, is rebuilt from its L2 blocks with every later channel, and sent again.
 import { TernError } from '../common/errors.js';
 import type { Logger } from '../common/logger/index.js';
-import { MAX_BLOB_DATA_SIZE } from '../node/l1/blobData.js';
 import {
   channelTimeout,
   isDelta,
@@ -16,6 +15,7 @@ import {
   maxRlpBytesPerChannel,
   type RollupConfig,
 } from '../primitives/rollup/config.js';
+import { MAX_BLOB_DATA_SIZE } from '../protocol/blob/blobData.js';
 import type { ChannelConfig } from './channelBuilder.js';
 import { ChannelManager, type L1BlockId, type L1Head, type TxData } from './channelManager.js';
 import { batcherPayload, blobSidecar, intrinsicGas } from './l1Tx.js';

@@ -2,19 +2,16 @@
 // (commitments, proofs and versioned hashes), intrinsic gas, and signed EIP-1559 (type 2) and EIP-4844 (type 3)
 // transactions in the form eth_sendRawTransaction takes (blob transactions with their sidecar).
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type * as Secp256k1Module from 'secp256k1';
 import { TernError } from '../common/errors.js';
-import { load as loadKzg } from '../exec/evm/kzg.js';
 import { keccak256 } from '../native/keccak.js';
-import { encodeBatcherData } from '../node/derive/frame.js';
-import { encodeBlobData } from '../node/l1/blobData.js';
+import { toHex as hex } from '../primitives/bytes.js';
 import { type RlpInput, rlpEncode } from '../primitives/rlp.js';
+import { encodeBlobData } from '../protocol/blob/blobData.js';
+import { encodeBatcherData } from '../protocol/channel/frame.js';
+import { load as loadKzg } from '../protocol/crypto/kzg.js';
+import { secp256k1 as secp } from '../protocol/crypto/secp256k1.js';
 import type { TxData } from './channelManager.js';
 
-const secp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1Module;
-
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
 const bytes = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'));
 
 export interface Signer {

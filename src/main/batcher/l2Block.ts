@@ -3,10 +3,10 @@
 // and its non-deposit transactions re-encoded to their EIP-2718 bytes, each checked against the hash the node gave.
 import { TernError } from '../common/errors.js';
 import { keccak256 } from '../native/keccak.js';
-import type { SingularBatch } from '../node/derive/batch/singularBatch.js';
 import { decodeL1InfoCalldata } from '../primitives/op/l1Info.js';
 import { type RlpInput, rlpEncode } from '../primitives/rlp.js';
 import type { BlockId } from '../primitives/rollup/blockRef.js';
+import type { SingularBatch } from '../protocol/batch/singularBatch.js';
 
 export interface L2Block {
   readonly number: number;

@@ -1,6 +1,6 @@
 // The batcher's settings and their defaults (op-batcher's and op-service txmgr's defaults where they exist). The
 // flag table (cli/batcherFlags.ts) reads its defaults from here.
-import type { CompressionAlgo } from '../node/derive/channel.js';
+import type { CompressionAlgo } from '../protocol/channel/channel.js';
 import type { DriverOptions } from './driver.js';
 
 export type DataAvailabilityType = 'calldata' | 'blobs' | 'auto';
@@ -58,22 +58,6 @@ export interface TxManagerOptions {
   networkTimeoutMs: number;
   /** Send blob sidecars with cell proofs (EIP-7594, L1 after Osaka) instead of one proof per blob. */
   cellProofs: boolean;
-}
-
-export interface BatcherOptions extends ChannelOptions {
-  l1EthRpc: string;
-  l2EthRpc: string;
-  rollupRpc: string;
-  /** rollup.json; when absent the rollup node's optimism_rollupConfig is used. */
-  rollupConfigPath: string | undefined;
-  /** 32-byte hex private key of the batcher account. */
-  privateKey: string;
-  pollIntervalMs: number;
-  /** Transactions in flight at once; 0: no limit. */
-  maxPendingTx: number;
-  /** Start without submitting (admin_startBatcher starts it). */
-  stopped: boolean;
-  txmgr: TxManagerOptions;
 }
 
 export const channelDefaults: ChannelOptions = {

@@ -10,7 +10,7 @@ import type { EngineKind } from '../node/engine/http.js';
 import type { RpcKind } from '../node/l1/receiptsMethod.js';
 import type { NodeOptions } from '../node/options.js';
 import type { SequencingOptions } from '../node/sequencer/setup.js';
-import { OP_FORKS } from '../primitives/rollup/config.js';
+import { OP_UPGRADES } from '../primitives/op/forks.js';
 import type { Settings } from './parse.js';
 
 /** Where the engine JWT secret goes when --l2.jwt-secret is left empty (op-node's habit: the working directory). */
@@ -48,7 +48,7 @@ function observabilityOptions(settings: Get): NodeObservabilityOptions {
 /** --rollup.config or --network, and the --override.* fork times that are set (0 keeps the bundled time). */
 function rollupConfigSource(settings: Pick<Settings, 'get' | 'program'>): RollupConfigSource {
   const overrides: Record<string, number> = {};
-  for (const fork of [...OP_FORKS, 'pectrablobschedule']) {
+  for (const fork of [...OP_UPGRADES, 'pectrablobschedule']) {
     const name = `override.${fork}`;
     if (!settings.program.flags.some((f) => f.name === name)) continue;
     const t = settings.get<number>(name);

@@ -1,45 +1,13 @@
-// Errors that carry a code (and, in derivation and engine code, a severity) and survive a trip across a
-// worker-thread boundary as plain data.
+// The project's errors: the coded base class (from primitives/, so pure code and workers share it) and the
+// program-level errors the CLI turns into exit statuses.
+import { TernError } from '../primitives/errors.js';
 
-export type Severity = 'temporary' | 'reset' | 'critical';
-
-export class TernError extends Error {
-  readonly code: string;
-  readonly severity: Severity | undefined;
-
-  constructor(code: string, message: string, opts: { severity?: Severity; cause?: unknown } = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.name = 'TernError';
-    this.code = code;
-    this.severity = opts.severity;
-  }
-
-  /** Plain-data form, safe to post to another thread. */
-  toJSON(): SerializedError {
-    return { code: this.code, message: this.message, severity: this.severity };
-  }
-}
-
-export interface SerializedError {
-  code: string;
-  message: string;
-  severity?: Severity | undefined;
-}
-
-/** Turns anything thrown into its plain-data form. */
-export function serializeError(err: unknown): SerializedError {
-  if (err instanceof TernError) return err.toJSON();
-  if (err instanceof Error) {
-    const code: unknown = (err as { code?: unknown }).code;
-    return { code: typeof code === 'string' ? code : 'INTERNAL', message: err.message };
-  }
-  return { code: 'INTERNAL', message: String(err) };
-}
-
-/** Rebuilds an error from its plain-data form (the receiving side of a thread boundary). */
-export function deserializeError(e: SerializedError): TernError {
-  return new TernError(e.code, e.message, e.severity === undefined ? {} : { severity: e.severity });
-}
+export {
+  deserializeError,
+  type SerializedError,
+  serializeError,
+  TernError,
+} from '../primitives/errors.js';
 
 /** A user-facing configuration or input error: one clear line, exit status 2, nothing started. */
 export class UsageError extends TernError {

@@ -1,6 +1,6 @@
 // The incremental trie update in native code (native/src/trie_update.rs): packs the jobs of
 // MerkleTrie.applyUpdatesMany into a few buffers, lets Rust read the nodes it needs through a callback, and unpacks
-// the new roots and nodes. The JS implementation in src/main/exec/state/trie/merkleTrie.ts is the fallback and the
+// the new roots and nodes. The JS implementation in src/main/primitives/trie/merkleTrie.ts is the fallback and the
 // reference: both give the same roots and the same new nodes, in the same order, byte for byte.
 import { nativeFunction } from './index.js';
 

@@ -5,9 +5,8 @@ import { UsageError } from '../common/errors.js';
 import type { ExecNode } from '../exec/node.js';
 import type { EngineFactory, ReplicaOptions } from '../node/driver/replica.js';
 import { InProcessEngine } from '../node/engine/inProcess.js';
+import { toHex as hex } from '../primitives/bytes.js';
 import type { RollupConfig } from '../primitives/rollup/config.js';
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** Throws a UsageError when the rollup config does not describe the chain tern-exec holds. */
 export function checkRollupMatchesChain(config: RollupConfig, exec: Pick<ExecNode, 'store'>): void {

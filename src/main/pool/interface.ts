@@ -1,19 +1,12 @@
 // The worker-pool contract shared by the pooled (piscina) and inline implementations, and the result union
 // every task returns. Task modules live in src/workers/; a pool is typed by the module it runs.
-import { deserializeError, type SerializedError, serializeError } from '../common/errors.js';
 
-/** What every task returns: a value, or an error as plain data (it has to survive a thread boundary). */
-export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
+import type { TaskReply, TaskResult } from '../../workers/task.js';
+import { deserializeError } from '../common/errors.js';
 
-declare const replyBrand: unique symbol;
-
-/**
- * A task result wrapped so that piscina transfers (not copies) the result's buffers back to the caller.
- * Built by `reply()` in piscina.ts; opaque everywhere else.
- */
-export interface TaskReply<T> {
-  readonly [replyBrand]: TaskResult<T>;
-}
+// The result union and its transfer wrapper belong to the worker side (src/workers/task.ts), which task modules
+// import without reaching into the pool.
+export type { TaskReply, TaskResult } from '../../workers/task.js';
 
 /** The function shape of a task: one input, a result (possibly wrapped for transfer), sync or async. */
 export type TaskFn<I = never, O = unknown> = (
@@ -98,14 +91,6 @@ export const PoolErrorCode = {
   /** No such task in the task module. */
   unknownTask: 'UNKNOWN_TASK',
 } as const;
-
-export function ok<T>(value: T): TaskResult<T> {
-  return { ok: true, value };
-}
-
-export function fail(err: unknown): { ok: false; error: SerializedError } {
-  return { ok: false, error: serializeError(err) };
-}
 
 /** The value of a result, or the error it carries rethrown as a TernError. */
 export function unwrap<T>(result: TaskResult<T>): T {

@@ -1,11 +1,9 @@
-// The pooled WorkerPool: piscina 5 threads running one task module from dist/src/workers/, plus the worker-side
-// half of the transfer protocol (`reply`), which task modules use so result buffers move back instead of copying.
+// The pooled WorkerPool: piscina 5 threads, each hosting one task module from dist/src/workers/ through
+// threadEntry.ts. The worker-side half of the transfer protocol (`reply`) is in src/workers/task.ts.
 import { availableParallelism } from 'node:os';
-import { isMainThread } from 'node:worker_threads';
-import { move, Piscina, transferableSymbol, valueSymbol, workerData } from 'piscina';
+import { Piscina, valueSymbol } from 'piscina';
 import { type SerializedError, serializeError } from '../common/errors.js';
 import { poolMetrics } from '../common/metrics/pool.js';
-import { installProfilerAgent } from '../common/pprof/agent.js';
 import {
   PoolErrorCode,
   type PoolLogger,
@@ -17,7 +15,8 @@ import {
   unwrap,
   type WorkerPool,
 } from './interface.js';
-import { workerPath } from './workerPath.js';
+import type { PoolThreadData, TaskEnvelope } from './threadEntry.js';
+import { threadEntryPath, workerPath } from './workerPath.js';
 
 export interface PiscinaPoolOptions {
   /** Worker threads; default os.availableParallelism(). */
@@ -71,13 +70,14 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
     this.#logger = deps.logger;
     // Admission is ours (run waits instead of failing), so piscina's own queue is left unbounded.
     this.#piscina = new Piscina({
-      filename: workerPath(worker),
+      // Every thread loads threadEntry.js, which hosts the task module (and the profiler agent) and runs tasks by name.
+      filename: threadEntryPath(),
+      name: 'runTask',
       minThreads: 1,
       maxThreads: threads,
       idleTimeout: opts.idleTimeoutMs ?? piscinaPoolDefaults.idleTimeoutMs,
       recordTiming: false,
-      // Names the thread in CPU profiles (see the profiler agent below).
-      workerData: { ternPool: worker },
+      workerData: { ternPool: worker, ternTasks: workerPath(worker) } satisfies PoolThreadData,
       // 'sync' parks idle threads in Atomics.wait and runs queued tasks without returning to the event loop, so
       // the profiler agent's messages would never be read; 'async' costs no measurable round-trip time here.
       atomics: 'async',
@@ -157,8 +157,8 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
     let ok = false;
     try {
       // The worker returned a TaskReply; piscina has already unwrapped it to the TaskResult it carries.
-      const result = (await this.#piscina.run(input, {
-        name,
+      const envelope: TaskEnvelope = { name, input };
+      const result = (await this.#piscina.run(envelope, {
         transferList: opts.transfer === undefined ? [] : [...new Set(opts.transfer)],
         signal: opts.signal ?? null,
       })) as TaskResult<O>;
@@ -205,20 +205,6 @@ export function abortedResult(signal: AbortSignal | undefined): { ok: false; err
   const reason: unknown = signal?.reason;
   const why = reason instanceof Error ? reason.message : reason === undefined ? '' : String(reason);
   return { ok: false, error: { code: PoolErrorCode.aborted, message: `task aborted${why ? `: ${why}` : ''}` } };
-}
-
-// Every task module imports `reply` from here, so this line runs in every pool thread: it lets the CPU profiler
-// (common/pprof) profile the thread too. It only listens; @datadog/pprof loads when a profile is asked for.
-if (!isMainThread)
-  installProfilerAgent(String((workerData as { ternPool?: unknown } | undefined)?.ternPool ?? 'worker'));
-
-/**
- * Worker side: wraps a task's result so piscina transfers `transfer` (buffers inside the result, owned by the task)
- * back to the caller instead of copying them. Only whole, non-shared ArrayBuffers may be listed.
- */
-export function reply<T>(result: TaskResult<T>, transfer: readonly ArrayBuffer[] = []): TaskReply<T> {
-  const envelope = { [transferableSymbol]: [...transfer], [valueSymbol]: result };
-  return move(envelope) as unknown as TaskReply<T>;
 }
 
 /** Caller side of `reply` for tasks run on the calling thread: the result inside the envelope. */

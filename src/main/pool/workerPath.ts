@@ -22,3 +22,15 @@ export function workerPath(name: string): string {
   }
   return file;
 }
+
+/** Absolute path of the compiled pool-thread entry (threadEntry.ts), which hosts a task module in each thread. */
+export function threadEntryPath(): string {
+  const file = join(projectRoot(), 'dist', 'src', 'main', 'pool', 'threadEntry.js');
+  if (!existsSync(file)) {
+    throw new TernError(
+      'WORKER_NOT_BUILT',
+      `pool thread entry ${file} is missing: worker threads load compiled code, so run \`npm run build\` first`,
+    );
+  }
+  return file;
+}

@@ -1,6 +1,6 @@
 // The chain configuration in geth's genesis format (`config` of genesis.json): fork activation by block number
 // (up to the merge) and by timestamp (Shanghai on), OP-Stack forks, and the blob schedule. Pure data + rules.
-import { TernError } from '../common/errors.js';
+import { TernError } from './errors.js';
 
 export interface BlobParams {
   readonly target: number;

@@ -2,7 +2,7 @@
 // zeros in lengths, no single byte below 0x80 wrapped in a string header, no trailing bytes), plus the
 // integer helpers every structure here needs.
 import { RLP } from '@ethereumjs/rlp';
-import { TernError } from '../common/errors.js';
+import { TernError } from './errors.js';
 
 export type RlpInput = Uint8Array | bigint | number | string | RlpInput[] | null | undefined;
 export type RlpDecoded = Uint8Array | RlpDecoded[];

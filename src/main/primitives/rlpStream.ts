@@ -1,5 +1,5 @@
 // Splits a byte stream of concatenated RLP items (an `import` file, chain.rlp) into the items' raw bytes.
-import { TernError } from '../common/errors.js';
+import { TernError } from './errors.js';
 
 /** The length of the RLP item at `offset` (header and payload), without decoding its contents. */
 export function rlpItemLength(data: Uint8Array, offset: number): number {

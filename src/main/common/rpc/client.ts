@@ -7,14 +7,14 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { gunzip } from 'node:zlib';
 import { type RawData, WebSocket } from 'ws';
-import type { Logger } from '../logger/index.js';
 import {
   notificationsUnsupported,
   RpcError,
   type RpcErrorObject,
   RpcTransportError,
   RpcTransportErrorCode,
-} from './errors.js';
+} from '../../protocol/jsonrpc/errors.js';
+import type { Logger } from '../logger/index.js';
 import { signJwt } from './jwt.js';
 
 export interface RpcClientOptions {

@@ -3,7 +3,6 @@
 // subscriptions. Transports parse the payload, hand it to RpcSession.handle and write the outcome's body, then
 // call outcome.written() so subscription notifications start after the subscribe response went out.
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../logger/index.js';
 import {
   isRpcErrorLike,
   methodNotFound,
@@ -11,7 +10,8 @@ import {
   RpcErrorCode,
   type RpcErrorObject,
   subscriptionNotFound,
-} from './errors.js';
+} from '../../protocol/jsonrpc/errors.js';
+import type { Logger } from '../logger/index.js';
 import { encodeJson, idText, mayHaveNonCanonicalIds, rawIds } from './json.js';
 import {
   type CallContext,

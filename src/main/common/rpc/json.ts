@@ -8,11 +8,6 @@ export class RawJson {
   constructor(readonly json: string) {}
 }
 
-/** A handler result that is already JSON text (e.g. a cached block), like Go's json.RawMessage. */
-export function rawJson(json: string): RawJson {
-  return new RawJson(json);
-}
-
 const GO_ESCAPES = /[<>&\u2028\u2029]/g;
 const GO_ESCAPE_TEST = /[<>&\u2028\u2029]/;
 const goEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;

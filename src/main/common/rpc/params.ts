@@ -1,7 +1,7 @@
 // Positional-parameter checks for handlers, with geth's messages: arity errors as geth's argument parser words
 // them, and type errors as hexutil / common / rpc types report them from their JSON decoders, prefixed with
 // `invalid argument <i>: `. Every failure is a JSON-RPC -32602 invalid params error.
-import { invalidParams, type RpcError } from './errors.js';
+import { invalidParams, type RpcError } from '../../protocol/jsonrpc/errors.js';
 
 /** A decoder failure; `param` turns it into `invalid argument <i>: <message>`. */
 export class ParamError extends Error {
@@ -239,9 +239,4 @@ export function toQuantity(n: bigint | number): `0x${string}` {
   if (typeof n === 'number' && (!Number.isSafeInteger(n) || n < 0)) throw new RangeError(`not a quantity: ${n}`);
   if (typeof n === 'bigint' && n < 0n) throw new RangeError(`not a quantity: ${n}`);
   return `0x${n.toString(16)}`;
-}
-
-/** Bytes as `0x`-prefixed lower-case hex. */
-export function toData(bytes: Uint8Array): `0x${string}` {
-  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
 }

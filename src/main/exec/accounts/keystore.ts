@@ -3,14 +3,11 @@
 // files use scrypt, so geth, ethers and any v3 reader open them. Key derivation uses node:crypto's native scrypt.
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { scrypt as nobleScrypt } from '@noble/hashes/scrypt.js';
-import type * as Secp256k1Module from 'secp256k1';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
-
-const secp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1Module;
+import { secp256k1 as secp } from '../../protocol/crypto/secp256k1.js';
 
 /** geth's StandardScryptN/P and LightScryptN/P. */
 export const SCRYPT_STANDARD = { n: 1 << 18, p: 1 } as const;

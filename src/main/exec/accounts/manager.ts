@@ -3,14 +3,11 @@
 // Signing follows geth: eth_sign hashes with the EIP-191 "Ethereum Signed Message" prefix and returns r||s||v
 // with v = 27 + recovery id.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type * as Secp256k1Module from 'secp256k1';
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
+import { secp256k1 as secp } from '../../protocol/crypto/secp256k1.js';
 import { Keystore, type KeystoreEntry } from './keystore.js';
-
-const secp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1Module;
 
 export interface AccountsOptions {
   keystoreDir: string;

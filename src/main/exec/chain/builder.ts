@@ -19,6 +19,8 @@ import {
 } from '../../primitives/chainConfig.js';
 import { extraDataForPayload, INITIAL_BASE_FEE, nextBaseFeeOp, opBaseFeeConfig } from '../../primitives/op/eip1559.js';
 import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
+import { StateCommitment } from '../../primitives/trie/commitment.js';
+import type { NodeReader } from '../../primitives/trie/interface.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import type { TxHooks } from '../evm/context.js';
@@ -27,8 +29,6 @@ import type { Executor } from '../evm/transition.js';
 import type { SenderRecovery } from '../senders/interface.js';
 import type { StateReader } from '../state/interface.js';
 import { DbStateReader } from '../state/stateStore.js';
-import { StateCommitment } from '../state/trie/commitment.js';
-import type { NodeReader } from '../state/trie/interface.js';
 import { TrieStateReader } from '../state/trieReader.js';
 import type { TxPool } from '../txpool/interface.js';
 import type { ChainStore } from './chainStore.js';

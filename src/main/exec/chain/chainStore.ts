@@ -6,6 +6,8 @@
 // latest `reorgHistory` blocks), each side block its forward changes; setHead unwinds the canonical blocks down
 // to the common ancestor and applies the new branch, one atomic batch per block, so a crash leaves a consistent
 // database whose head is some block on the way (the consensus client repeats its forkchoice update).
+
+import type { WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { type Block, decodeBlock, encodeBlock } from '../../primitives/block/block.js';
@@ -13,15 +15,14 @@ import { decodeHeader, encodeHeader, type Header, headerHash } from '../../primi
 import { type ChainConfig, parseChainConfig } from '../../primitives/chainConfig.js';
 import { decodeReceipt, encodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
 import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
+import { StateCommitment } from '../../primitives/trie/commitment.js';
+import type { TrieNode } from '../../primitives/trie/interface.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import * as chain from '../db/chain.js';
-import type { WriteBatch } from '../db/interface.js';
 import type { Database } from '../db/open.js';
 import { writeCode, writeTrieNode } from '../db/state.js';
 import type { StateDiff } from '../state/interface.js';
 import { DbStateReader, writeStateDiff } from '../state/stateStore.js';
-import { StateCommitment } from '../state/trie/commitment.js';
-import type { TrieNode } from '../state/trie/interface.js';
 import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFromReverse } from './changeset.js';
 import { type Genesis, genesisHeader } from './genesis.js';
 import { headEvents } from './headEvents.js';

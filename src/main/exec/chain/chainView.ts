@@ -1,6 +1,8 @@
 // One consistent read view of the chain for the duration of an RPC request: every read of a request (the head,
 // headers, bodies, receipts, the flat state, trie nodes) goes to the same database snapshot, so a block imported
 // meanwhile never shows half of itself. Decoding is done here, once; nothing in this file writes.
+
+import type { KVReader } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import type { Block } from '../../primitives/block/block.js';
 import type { Header } from '../../primitives/block/header.js';
@@ -8,7 +10,6 @@ import type { ChainConfig } from '../../primitives/chainConfig.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { asList, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import * as chain from '../db/chain.js';
-import type { KVReader } from '../db/interface.js';
 import type { Database } from '../db/open.js';
 import { DbStateReader } from '../state/stateStore.js';
 import { readBlock, readHeader, readReceipts } from './chainStore.js';

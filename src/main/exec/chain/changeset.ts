@@ -2,13 +2,14 @@
 // state can move between blocks: a canonical block keeps its reverse changes (the prior value of every key it
 // touched) to be unwound on a reorg; a side-chain block keeps its forward changes to be applied when it becomes
 // canonical. Code and trie nodes are content-addressed and never undone.
+
+import type { KVReader, WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import { asBytes, asList, bigintToBytes, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
+import { encodeAccount } from '../../primitives/trie/commitment.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
-import type { KVReader, WriteBatch } from '../db/interface.js';
 import { accountKey, storageKey, storagePrefix } from '../db/schema.js';
 import type { StateDiff } from '../state/interface.js';
-import { encodeAccount } from '../state/trie/commitment.js';
 
 /** One key of a flat table and its value; undefined deletes the key. */
 export type ChangeOp = readonly [key: Uint8Array, value: Uint8Array | undefined];

@@ -10,8 +10,9 @@
 // (../db/schema.ts). A preimage is a fact about keccak256, not about a block: when a block's execution fails, or
 // a built payload is never imported, what it hashed is still written with the next block, which is harmless. With
 // both flags off no recorder exists and nothing is hashed or stored: zero cost.
+
+import type { KVReader, WriteBatch } from '../../common/db/interface.js';
 import { keccak256 } from '../../native/keccak.js';
-import type { KVReader, WriteBatch } from '../db/interface.js';
 import { preimageKey } from '../db/schema.js';
 import type { StateDiff } from '../state/interface.js';
 

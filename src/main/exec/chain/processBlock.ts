@@ -25,7 +25,6 @@ import {
   HISTORY_STORAGE_ADDRESS,
   MAINNET_DEPOSIT_CONTRACT,
   requestsHash,
-  SYSTEM_ADDRESS,
   systemCall,
   WITHDRAWAL_QUEUE_ADDRESS,
   WITHDRAWAL_REQUEST_TYPE,
@@ -33,7 +32,7 @@ import {
 import type { Executor } from '../evm/transition.js';
 import { applyTransaction } from '../evm/transition.js';
 
-export { BEACON_ROOTS_ADDRESS, SYSTEM_ADDRESS };
+export { BEACON_ROOTS_ADDRESS };
 
 const GWEI = 1_000_000_000n;
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;

@@ -4,8 +4,8 @@
 // give no block) is one line on stderr and exit status 1.
 import { readFileSync } from 'node:fs';
 import { ReportedError, TernError } from '../../common/errors.js';
+import { toHexKey } from '../../primitives/bytes.js';
 import type { ExecContext } from '../options.js';
-import { toHexKey } from '../state/hex.js';
 import { parseWitnessFile } from '../witness/input.js';
 import { PreimageStore } from '../witness/preimages.js';
 import { buildStateless } from '../witness/stateless.js';

@@ -1,12 +1,11 @@
 // `tern-exec init <genesis.json>`: writes the genesis block and state of a geth-format genesis file.
 import { readFileSync } from 'node:fs';
 import { TernError, UsageError } from '../../common/errors.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { ChainStore } from '../chain/chainStore.js';
 import { type Genesis, parseGenesis } from '../chain/genesis.js';
 import type { ExecContext } from '../options.js';
 import { openChainDatabase } from './database.js';
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export function readGenesisFile(path: string): Genesis {
   let text: string;

@@ -3,10 +3,11 @@
 // with the ancient store; block data of frozen numbers is read from the ancient store transparently. Writes go into a
 // WriteBatch (the caller commits), except the two maintenance jobs at the end, which commit their own batches.
 
+import { DbErrorCode, type KVReader, type KVStore, type WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
+import { equalBytes } from '../../primitives/bytes.js';
 import type { BlockCache } from './blockCache.js';
 import type { AncientBlock, AncientReader, AncientTable, Freezer } from './freezer.js';
-import { DbErrorCode, type KVReader, type KVStore, type WriteBatch } from './interface.js';
 import {
   bodyKey,
   canonicalHashKey,
@@ -46,12 +47,6 @@ function kvOf(r: DbReader): KVReader {
 
 function ancientsOf(r: DbReader): AncientReader | undefined {
   return 'kv' in r ? r.ancients : undefined;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Item `table` of block (number, hash) from the ancient store, if that block is frozen and canonical there. */
@@ -94,14 +89,6 @@ export function readHeaderNumber(r: DbReader, hash: Uint8Array): number | undefi
   if (v.length !== NUMBER_LENGTH)
     throw new TernError(DbErrorCode.invalidArgument, `stored header number is ${v.length} bytes, not 8`);
   return decodeNumber(v);
-}
-
-export function writeHeaderNumber(b: WriteBatch, hash: Uint8Array, number: number): void {
-  b.put(headerNumberKey(hash), encodeNumber(number));
-}
-
-export function deleteHeaderNumber(b: WriteBatch, hash: Uint8Array): void {
-  b.delete(headerNumberKey(hash));
 }
 
 export function readHeaderRlp(r: DbReader, number: number, hash: Uint8Array): Uint8Array | undefined {

@@ -24,9 +24,9 @@ import {
   write,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { DbErrorCode } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { DbErrorCode } from './interface.js';
 
 export const ANCIENT_TABLES = ['hashes', 'headers', 'bodies', 'receipts'] as const;
 export type AncientTable = (typeof ANCIENT_TABLES)[number];

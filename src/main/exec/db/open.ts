@@ -4,6 +4,9 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { DbErrorCode, type KVStore, type ReadSnapshot } from '../../common/db/interface.js';
+import { LmdbStore } from '../../common/db/lmdb.js';
+import { MemoryStore } from '../../common/db/memory.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { BlockCache, blockCacheBytes, blockCacheDefaults } from './blockCache.js';
@@ -16,9 +19,6 @@ import {
   writeSchemaVersion,
 } from './chain.js';
 import { Freezer } from './freezer.js';
-import { DbErrorCode, type KVStore, type ReadSnapshot } from './interface.js';
-import { LmdbStore } from './lmdb.js';
-import { MemoryStore } from './memory.js';
 import { SCHEMA_VERSION } from './schema.js';
 
 /** The engines tern has: LMDB (persistent, the default) and memory (ephemeral dev chains, tests). */

@@ -2,8 +2,8 @@
 // the open-file limit (--fdlimit: raised to the request, or to the hard limit by default) and the --cache.database
 // share (the decoded block cache, ./blockCache.ts), announced in geth's "Allocated cache and file handles" line.
 import { TernError, UsageError } from '../../common/errors.js';
+import { type RaisedFdLimit, raiseFdLimit } from '../../common/fdlimit.js';
 import type { Logger } from '../../common/logger/index.js';
-import { type RaisedFdLimit, raiseFdLimit } from '../../native/fdlimit.js';
 import { blockCacheBytes } from './blockCache.js';
 
 export interface DatabaseResourceOptions {

@@ -25,8 +25,9 @@
 // executor reads by address with no hashing, storage of one account is one prefix range (self-destruct, dumps), and
 // tern has no snap sync that would deliver state by hash. The trie, which is keyed by hashes, lives in 't'.
 
+import { DbErrorCode } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
-import { DbErrorCode } from './interface.js';
+import { TRIE_NODE_PREFIX } from '../../protocol/db/sharedEnv.js';
 
 /** Bumped when the layout changes incompatibly; a database with a higher version is refused. */
 export const SCHEMA_VERSION = 1;
@@ -41,7 +42,7 @@ export const TablePrefix = {
   account: 0x61, // 'a'
   storage: 0x6f, // 'o'
   code: 0x63, // 'c'
-  trieNode: 0x74, // 't'
+  trieNode: TRIE_NODE_PREFIX, // 't'
   meta: 0x6d, // 'm'
   reverseChanges: 0x64, // 'd'
   forwardChanges: 0x66, // 'f'
@@ -197,12 +198,6 @@ export function storagePrefix(address: Uint8Array): Uint8Array {
 export function codeKey(codeHash: Uint8Array): Uint8Array {
   checkHash(codeHash, 'code hash');
   return key(TablePrefix.code, codeHash);
-}
-
-/** 't' nodeHash */
-export function trieNodeKey(nodeHash: Uint8Array): Uint8Array {
-  checkHash(nodeHash, 'trie node hash');
-  return key(TablePrefix.trieNode, nodeHash);
 }
 
 /** 'm' name */

@@ -2,8 +2,9 @@
 // hash, and trie nodes by hash. Values are opaque bytes whose encoding the state module owns (a zero storage value
 // is deleted, not stored). State is never moved to the ancient store, so these take a bare key-value view.
 
-import type { KVReader, WriteBatch } from './interface.js';
-import { ADDRESS_LENGTH, accountKey, codeKey, storageKey, storagePrefix, trieNodeKey } from './schema.js';
+import type { KVReader, WriteBatch } from '../../common/db/interface.js';
+import { trieNodeKey } from '../../protocol/db/sharedEnv.js';
+import { ADDRESS_LENGTH, accountKey, codeKey, storageKey, storagePrefix } from './schema.js';
 
 export function readAccount(r: KVReader, address: Uint8Array): Uint8Array | undefined {
   return r.get(accountKey(address));
@@ -54,10 +55,6 @@ export function readCode(r: KVReader, codeHash: Uint8Array): Uint8Array | undefi
   return r.get(codeKey(codeHash));
 }
 
-export function hasCode(r: KVReader, codeHash: Uint8Array): boolean {
-  return r.has(codeKey(codeHash));
-}
-
 export function writeCode(b: WriteBatch, codeHash: Uint8Array, code: Uint8Array): void {
   b.put(codeKey(codeHash), code);
 }
@@ -67,14 +64,6 @@ export function readTrieNode(r: KVReader, hash: Uint8Array): Uint8Array | undefi
   return r.get(trieNodeKey(hash));
 }
 
-export function hasTrieNode(r: KVReader, hash: Uint8Array): boolean {
-  return r.has(trieNodeKey(hash));
-}
-
 export function writeTrieNode(b: WriteBatch, hash: Uint8Array, rlp: Uint8Array): void {
   b.put(trieNodeKey(hash), rlp);
-}
-
-export function deleteTrieNode(b: WriteBatch, hash: Uint8Array): void {
-  b.delete(trieNodeKey(hash));
 }

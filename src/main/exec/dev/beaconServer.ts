@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../common/logger/index.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { DevBeacon, DevBeaconBlock, DevBlobSidecar } from './beacon.js';
 
 export interface BeaconServerOptions {
@@ -22,8 +23,6 @@ const ZERO32 = `0x${'00'.repeat(32)}`;
 const ZERO_SIGNATURE = `0x${'00'.repeat(96)}`;
 /** The commitment inclusion proof has 17 branches (KZG_COMMITMENT_INCLUSION_PROOF_DEPTH); ours are zero. */
 const INCLUSION_PROOF = Array.from({ length: 17 }, () => ZERO32);
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 class HttpError extends Error {
   constructor(

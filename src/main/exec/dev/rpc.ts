@@ -2,16 +2,16 @@
 // dev_reorg(depth), the dev chain's equivalent of anvil_reorg, replaces the last `depth` blocks with as many empty
 // blocks at the same slots (see DevSealer.reorg); the transactions they held go back to the pool where they can.
 import { TernError } from '../../common/errors.js';
-import { serverError } from '../../common/rpc/errors.js';
 import { checkArity, type Decoder, decodeUint, ParamError, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
+import { toHex as hex } from '../../primitives/bytes.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { DevReorg } from './sealer.js';
 
 export interface DevRpcSealer {
   reorg(depth: number): Promise<DevReorg>;
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const qty = (n: bigint) => `0x${n.toString(16)}`;
 
 /** A block count: a JSON integer (anvil's style) or a hex quantity (geth's). */

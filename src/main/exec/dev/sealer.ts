@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { BlockBuilder } from '../chain/builder.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import type { BlobSidecar } from '../txpool/sidecar.js';
@@ -69,7 +70,6 @@ export interface SealedBlock {
   beacon: DevBeaconBlock;
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 /** A pending-transaction burst is sealed together: wait this long after the first announcement. */
 const COALESCE_MS = 5;
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { addressOfKey, newPrivateKey } from '../accounts/keystore.js';
 import { AccountManager, type AccountsOptions } from '../accounts/manager.js';
 import { BlockBuilder } from '../chain/builder.js';
@@ -48,8 +49,6 @@ export interface DevNode {
   /** 0x-prefixed lower-case address of the developer account. */
   readonly developer: string;
 }
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /**
  * The developer account (geth's rule): the keystore's first account, unlocked with the first --password line; a

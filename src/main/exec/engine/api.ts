@@ -8,15 +8,12 @@
 import { createHash } from 'node:crypto';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { RpcError, RpcErrorCode } from '../../common/rpc/errors.js';
 import { type Block, transactionsRoot, withdrawalsRoot } from '../../primitives/block/block.js';
 import { EMPTY_UNCLE_HASH, type Header, headerHash } from '../../primitives/block/header.js';
+import { equalBytes as equal, toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import { rlpEncode } from '../../primitives/rlp.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
-import type { BlockBuilder, BuiltBlock } from '../chain/builder.js';
-import type { ChainStore } from '../chain/chainStore.js';
-import type { BlockImporter } from '../chain/importer.js';
 import type {
   ExecutionPayload,
   ForkchoiceState,
@@ -26,8 +23,12 @@ import type {
   PayloadEnvelope,
   PayloadStatus,
   SuperchainSignal,
-} from './types.js';
-import { invalidParams } from './types.js';
+} from '../../protocol/engine/types.js';
+import { invalidParams } from '../../protocol/engine/types.js';
+import { RpcError, RpcErrorCode } from '../../protocol/jsonrpc/errors.js';
+import type { BlockBuilder, BuiltBlock } from '../chain/builder.js';
+import type { ChainStore } from '../chain/chainStore.js';
+import type { BlockImporter } from '../chain/importer.js';
 
 /** Methods this engine serves (engine_exchangeCapabilities). */
 export const ENGINE_CAPABILITIES: readonly string[] = [
@@ -81,8 +82,6 @@ export interface EngineApiDeps {
   halt?: ((reason: string) => void) | undefined;
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-const equal = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
 const isZero = (b: Uint8Array) => b.every((x) => x === 0);
 
 const err = (code: number, message: string) => new RpcError(code, message);

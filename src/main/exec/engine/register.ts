@@ -2,7 +2,6 @@
 // results. Registered as authenticated, so only the JWT-protected listener serves it.
 import { checkArity } from '../../common/rpc/params.js';
 import type { RpcRegistry } from '../../common/rpc/registry.js';
-import type { EngineApi } from './api.js';
 import {
   bodyToJson,
   bytesListFromJson,
@@ -19,7 +18,8 @@ import {
   payloadStatusToJson,
   quantityFromJson,
   superchainSignalFromJson,
-} from './types.js';
+} from '../../protocol/engine/types.js';
+import type { EngineApi } from './api.js';
 
 const opt = (v: unknown) => v !== undefined && v !== null;
 

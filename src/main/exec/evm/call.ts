@@ -8,7 +8,6 @@
 import { Address } from '@ethereumjs/util';
 import { formatDuration } from '../../common/duration.js';
 import { TernError } from '../../common/errors.js';
-import { executionReverted, type RpcError, serverError } from '../../common/rpc/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { Header } from '../../primitives/block/header.js';
 import { type ChainConfig, hardforkAt } from '../../primitives/chainConfig.js';
@@ -19,6 +18,7 @@ import {
   nonceCanIncrease,
   readAuthorization,
 } from '../../primitives/tx/7702/authorization.js';
+import { executionReverted, type RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
 import type { StateReader } from '../state/interface.js';
 import { type CallArgs, type CallMessage, callDefaults, messageTransaction, toMessage } from './callMessage.js';
 import type { BlockEnv } from './env.js';

@@ -3,7 +3,7 @@
 // fee fields the state transition sees) and the transaction the executor runs for it. JSON decoding is
 // ../rpc/callArgs.ts.
 import { Address } from '@ethereumjs/util';
-import { serverError } from '../../common/rpc/errors.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { AccessListItemBytes, AuthorizationBytes, TransactionLike } from './interface.js';
 
 export interface CallArgs {

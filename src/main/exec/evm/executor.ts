@@ -8,10 +8,10 @@ import { type Common, createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { Address } from '@ethereumjs/util';
 import type { Header } from '../../primitives/block/header.js';
 import { blobParamsAt, type ChainConfig, hardforkAt } from '../../primitives/chainConfig.js';
+import { createKzg } from '../../protocol/crypto/kzg.js';
 import { FlatState, type FlatStateOptions } from '../state/flatState.js';
 import type { StateReader } from '../state/interface.js';
 import { type BlockEnv, createBlockEnv } from './env.js';
-import { createKzg } from './kzg.js';
 import { opForksAt } from './op/forks.js';
 import { Executor } from './transition.js';
 

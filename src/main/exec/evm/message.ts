@@ -4,7 +4,7 @@
 import type { ExecResult } from '@ethereumjs/evm';
 import type { PrefixedHexString } from '@ethereumjs/util';
 import { Address } from '@ethereumjs/util';
-import { fromHex, toHexKey } from '../state/hex.js';
+import { fromHex, toHexKey } from '../../primitives/bytes.js';
 import type { BlockContext } from './context.js';
 import type { AccessListItemBytes } from './interface.js';
 

@@ -1,14 +1,9 @@
 // secp256k1 public-key recovery for what the state transition itself must recover (EIP-7702 authorities; senders
-// are recovered before execution by the sender-recovery service). Uses the native libsecp256k1 binding of the
-// `secp256k1` package (CommonJS, loaded through createRequire), which falls back to its own JS when unbuilt.
-import { createRequire } from 'node:module';
+// are recovered before execution by the sender-recovery service), over the one secp256k1 loader
+// (protocol/crypto/secp256k1.ts).
+
 import { keccak256 } from '../../native/keccak.js';
-
-interface Secp256k1 {
-  ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed?: boolean): Uint8Array;
-}
-
-const secp = createRequire(import.meta.url)('secp256k1') as Secp256k1;
+import { secp256k1 as secp } from '../../protocol/crypto/secp256k1.js';
 
 function writeWord(out: Uint8Array, at: number, v: bigint): void {
   for (let i = 31; i >= 0; i--) {

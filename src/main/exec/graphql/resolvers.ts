@@ -5,7 +5,7 @@
 // (format.ts receiptsToJson), logs (logs.ts getLogs), state (stateAt.ts), calls (CallRunner), and the registered
 // eth_* handlers for gas prices, chain id, sync status, pool nonces and transaction submission. One request reads
 // one database snapshot (GraphqlRequest.view), as one JSON-RPC request does.
-import { serverError } from '../../common/rpc/errors.js';
+
 import type { BlockNumberOrHash, BlockNumberParam } from '../../common/rpc/params.js';
 import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
 import { type Block, encodeBlock } from '../../primitives/block/block.js';
@@ -13,6 +13,7 @@ import { encodeHeader, headerHash } from '../../primitives/block/header.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { encodeReceipt } from '../../primitives/receipt/receipt.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { ChainView, type HeaderRef } from '../chain/chainView.js';
 import { stateAt } from '../chain/stateAt.js';
 import type { CallArgs } from '../evm/callMessage.js';

@@ -1,11 +1,11 @@
 // The trie hasher on the calling thread: the same HasherCore the worker runs, reading nodes from a fresh snapshot
 // of the caller's store for each commit. Used with the memory engine (no directory another thread could open), by
 // the Engine API path and in tests.
-import type { KVReader } from '../db/interface.js';
+import type { KVReader } from '../../common/db/interface.js';
+import type { StateDiff } from '../../primitives/trie/commitment.js';
+import { HasherCore } from '../../primitives/trie/hasherCore.js';
+import type { NodeReader } from '../../primitives/trie/interface.js';
 import { readTrieNode } from '../db/state.js';
-import type { StateDiff } from '../state/trie/commitment.js';
-import type { NodeReader } from '../state/trie/interface.js';
-import { HasherCore } from './core.js';
 import {
   cacheBytes,
   type TrieCommit,

@@ -1,7 +1,7 @@
 // TrieHasher: the third stage of block import (ARCHITECTURE.md, data flow step 3) — the state root of a block's
 // diff, computed off the executor's path. Implementations: inline (the calling thread; the memory engine, tests) and
 // pooled (one worker thread reading the LMDB environment read-only, so block N is hashed while N+1 executes).
-import type { StateCommitmentResult, StateDiff } from '../state/trie/commitment.js';
+import type { StateCommitmentResult, StateDiff } from '../../primitives/trie/commitment.js';
 
 export interface TrieHasherOptions {
   /** --cache.trie share of --cache in MB: the bounded LRU cache of trie nodes read from the database. */

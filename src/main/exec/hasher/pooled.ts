@@ -5,8 +5,8 @@
 import type * as trieTasks from '../../../workers/trie.js';
 import type { PoolLogger, TaskMapOf, WorkerPool } from '../../pool/interface.js';
 import { PiscinaPool } from '../../pool/piscina.js';
-import type { StateDiff } from '../state/trie/commitment.js';
-import { encodeDiff, unpackCommitment } from './codec.js';
+import type { StateDiff } from '../../primitives/trie/commitment.js';
+import { encodeDiff, unpackCommitment } from '../../protocol/hasher/codec.js';
 import {
   cacheBytes,
   type TrieCommit,

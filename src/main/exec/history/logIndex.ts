@@ -3,9 +3,10 @@
 // over a block range and reads the receipts only of the blocks that remain, instead of every header in the range
 // (geth's core/filtermaps serves the same purpose with its own, denser, layout). The index lists candidate blocks:
 // the exact match is still made on the receipts, so results cannot differ from a scan of the same blocks.
+
+import { DbErrorCode, type KVReader, type WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import type { Log } from '../../primitives/receipt/receipt.js';
-import { DbErrorCode, type KVReader, type WriteBatch } from '../db/interface.js';
 import {
   decodeNumber,
   encodeNumber,

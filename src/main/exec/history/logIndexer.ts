@@ -8,6 +8,7 @@
 // The index range is recorded with each batch, so a query (which reads the range from the same snapshot as the
 // entries) always knows which blocks the index covers; the rest it scans.
 import type { Logger } from '../../common/logger/index.js';
+import { equalBytes } from '../../primitives/bytes.js';
 import * as chain from '../db/chain.js';
 import { TablePrefix, tablePrefix } from '../db/schema.js';
 import { blockLogList } from './blockData.js';
@@ -29,7 +30,7 @@ export interface LogIndexerOptions {
 }
 
 const equal = (a: Uint8Array | undefined, b: Uint8Array | undefined) =>
-  a !== undefined && b !== undefined && Buffer.compare(a, b) === 0;
+  a !== undefined && b !== undefined && equalBytes(a, b);
 
 export class LogIndexer {
   readonly #db: ChainDb;

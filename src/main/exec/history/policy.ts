@@ -6,9 +6,10 @@
 // a flat state keyed by address (what the path scheme's snapshot gives geth). The name decides how old state is
 // pruned (options.ts stateRetention): `hash` follows --gcmode (full keeps 128 recent states, archive all), `path`
 // follows --history.state. The name is recorded at creation and a different one is refused later, as geth does.
+
+import type { KVStore } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
-import type { KVStore } from '../db/interface.js';
 import { MetaKey, metaKey } from '../db/schema.js';
 import type { ChainHistoryMode, StateScheme } from './options.js';
 

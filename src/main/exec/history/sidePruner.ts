@@ -17,6 +17,7 @@
 // blocks stored without state. Side blocks above the cutoff whose branch forked below it are dead too; they go once
 // the cutoff passes them.
 import type { Logger } from '../../common/logger/index.js';
+import { equalBytes } from '../../primitives/bytes.js';
 import { deleteSideBlock } from '../chain/chainStore.js';
 import * as chain from '../db/chain.js';
 import {
@@ -36,7 +37,7 @@ export interface SidePrunerOptions {
   batchBlocks: number;
 }
 
-const equal = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && Buffer.compare(a, b) === 0;
+const equal = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && equalBytes(a, b);
 
 /** Key of `table` at block number `n` (the start of that height's rows). */
 function numberKey(table: number, n: number): Uint8Array {

@@ -14,15 +14,16 @@
 //           walking only nodes not yet marked, so a node a new block re-created is never deleted. Chain writes are
 //           serialised (Engine API queue, importer), so no block commit is in flight while a listener runs.
 // Roots older than the window then answer "missing trie node", as geth's pruned hash-scheme state does.
+
+import type { KVReader, KVStore, ReadSnapshot } from '../../common/db/interface.js';
 import type { Logger } from '../../common/logger/index.js';
 import { decodeHeader } from '../../primitives/block/header.js';
+import { BRANCH, decodeNode, EMBEDDED, EXTENSION, HASH, hashOf, LEAF, type Ref } from '../../primitives/trie/node.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import * as chain from '../db/chain.js';
-import type { KVReader, KVStore, ReadSnapshot } from '../db/interface.js';
 import { decodeNumber, encodeNumber, MetaKey, metaKey, NUMBER_LENGTH, TablePrefix, tablePrefix } from '../db/schema.js';
 import { readTrieNode } from '../db/state.js';
 import { decodeAccountRecord } from '../state/stateStore.js';
-import { BRANCH, decodeNode, EMBEDDED, EXTENSION, HASH, hashOf, LEAF, type Ref } from '../state/trie/node.js';
 import { headNumber } from './txIndexer.js';
 
 export interface StatePrunerOptions {
@@ -137,12 +138,6 @@ export function retainedRoots(
     if (root !== undefined) roots.push(root);
   }
   return { roots, keepFrom };
-}
-
-/** The number below which canonical state roots were pruned (for messages), if a prune has run. */
-export function readStatePrunedBelow(r: KVReader): number | undefined {
-  const v = r.get(metaKey(MetaKey.statePrunedBelow));
-  return v === undefined ? undefined : decodeNumber(v);
 }
 
 /** A mark under way: the snapshot it reads and where it stands. */

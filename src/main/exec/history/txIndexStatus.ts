@@ -2,8 +2,8 @@
 // registers its indexer here and the RPC asks, so a lookup that misses while indexing is still under way answers
 // geth's "transaction indexing is in progress" instead of null. Without a service (tools, tests) it is done.
 
-import type { RpcError } from '../../common/rpc/errors.js';
-import { serverError } from '../../common/rpc/errors.js';
+import type { RpcError } from '../../protocol/jsonrpc/errors.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 
 const sources = new WeakMap<object, () => boolean>();
 

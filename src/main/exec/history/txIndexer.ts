@@ -3,9 +3,10 @@
 // blocks (0: the whole chain) by indexing older blocks downwards when the range grows (or on a database that has
 // no tail yet) and deleting the lookups of blocks that fell out of it, moving the recorded tail in the same batch.
 // Work is done in steps of at most `batchBlocks` blocks, so the coordinator thread stays responsive.
+
+import type { KVStore } from '../../common/db/interface.js';
 import type { Logger } from '../../common/logger/index.js';
 import * as chain from '../db/chain.js';
-import type { KVStore } from '../db/interface.js';
 import { TablePrefix, tablePrefix } from '../db/schema.js';
 import { blockTxHashes } from './blockData.js';
 

@@ -16,6 +16,7 @@ import { versionLine } from '../../common/version.js';
 import { nativeStatus } from '../../native/index.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { Header } from '../../primitives/block/header.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
 import { type EthstatsBackend, type EthstatsBlock, EthstatsReporter } from './ethstats.js';
@@ -177,8 +178,6 @@ export function chainProgressSource(store: ChainStore): ChainProgressSource {
     },
   };
 }
-
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
 
 function ethstatsBlock(header: Header, hash: Uint8Array, txs: readonly Uint8Array[]): EthstatsBlock {
   return {

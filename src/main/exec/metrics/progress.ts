@@ -4,6 +4,7 @@
 // 8 s (geth's statsReportLimit): "Imported new chain segment" with number, hash, blocks, txs, mgas, elapsed,
 // Mgas/s and blocks/s.
 import type { Logger } from '../../common/logger/index.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { NewHeadEvent } from '../chain/headEvents.js';
 
 export interface ChainProgressOptions {
@@ -30,7 +31,6 @@ export interface ChainProgressDeps {
   now?: () => number;
 }
 
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
 const round = (n: number, digits: number): number => Number(n.toFixed(digits));
 
 export class ChainProgress {

@@ -7,6 +7,7 @@ import { TernError, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { L1_PRESETS, type L1Network } from '../../networks/l1.js';
 import { migratedStateHash } from '../../networks/registry.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, isOptimism } from '../../primitives/chainConfig.js';
 import { ChainStore } from '../chain/chainStore.js';
 import type { Genesis } from '../chain/genesis.js';
@@ -32,8 +33,6 @@ export interface ChainSetupOptions {
   /** --mainnet / --sepolia / --holesky / --hoodi */
   l1Network?: L1Network | undefined;
 }
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** The registry config when superchain upgrades apply to this chain, else the config itself. */
 function upgraded(config: ChainConfig, apply: boolean, logger: Logger): ChainConfig {

@@ -10,6 +10,7 @@ import {
   decodeUint64,
   ParamError,
 } from '../../common/rpc/params.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import type { StateReader } from '../state/interface.js';
 
@@ -117,7 +118,6 @@ export function checkHeaderConditional(
 }
 
 const fromHex = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const word = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}`;
 
 /** op-geth's StateDB.CheckTransactionConditional against a state. */

@@ -3,10 +3,9 @@
 // checks each one before inclusion (op-geth's miner commitTransaction: a failed conditional drops the sender's
 // remaining transactions from this block and marks the transaction rejected).
 import type { Logger } from '../../common/logger/index.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { BlockTxFilter, PendingIterator, PendingTx, TxPool } from '../txpool/interface.js';
 import type { TransactionConditional } from './conditional.js';
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export class ConditionalRegistry {
   readonly #byHash = new Map<string, TransactionConditional>();

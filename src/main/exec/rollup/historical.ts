@@ -4,10 +4,11 @@
 // `historical backend error: …` (-32000) when the legacy node fails, and -32801 when no historical RPC is set;
 // block, transaction and receipt lookups (which op-geth serves from its migrated database, tern from the legacy
 // node) fall back to the local answer when no historical RPC is set.
-import { RpcError, serverError } from '../../common/rpc/errors.js';
+
 import { type BlockNumberOrHash, decodeBlockNumberOrHash } from '../../common/rpc/params.js';
 import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
 import { type ChainConfig, isOptimism } from '../../primitives/chainConfig.js';
+import { RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
 
 /** op-geth's rpc.ErrNoHistoricalFallback. */
 export const NO_HISTORICAL_FALLBACK_CODE = -32801;

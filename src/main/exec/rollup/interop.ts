@@ -5,6 +5,7 @@
 // or the next block time unknown → refused; any RPC error → refused.
 import type { Logger } from '../../common/logger/index.js';
 import { RpcClient } from '../../common/rpc/client.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
 
 /** The CrossL2Inbox predeploy. */
@@ -15,8 +16,6 @@ export const INTEROP_PREVERIFY_TIMEOUT = 86400n;
 
 /** The error op-geth's pool answers for a transaction an ingress filter refused. */
 export const TX_FILTERED_OUT = 'transaction filtered out';
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** Every CrossL2Inbox storage key of the access list, joined in order (op-geth's TxToInteropAccessList). */
 export function interopAccessList(tx: DecodedTx): string[] {

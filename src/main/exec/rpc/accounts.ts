@@ -7,17 +7,17 @@ import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createTx, type TypedTxData } from '@ethereumjs/tx';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeAddress, decodeData, decodeObject, param } from '../../common/rpc/params.js';
 import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { AccountManager, type AccountsOptions } from '../accounts/manager.js';
 import type { CallArgs } from '../evm/callMessage.js';
 import { decodeCallArgs } from './callArgs.js';
 import { checkTxFee } from './sendTx.js';
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const qty = (n: bigint) => `0x${n.toString(16)}`;
 
 /** --keystore (default <datadir>/keystore), --lightkdf and --password, with the password lines' accounts unlocked. */

@@ -3,14 +3,14 @@
 // call executor, plus the options from the command line (--networkid, --rpc.gascap, --rpc.evmtimeout, --gpo.*).
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { serverError } from '../../common/rpc/errors.js';
 import { ParamError } from '../../common/rpc/params.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
+import { recoverSender } from '../../protocol/senders/recover.js';
 import { ChainView } from '../chain/chainView.js';
 import type { PendingBlockSource } from '../chain/pending.js';
 import type { Database } from '../db/open.js';
-import { recoverSender } from '../senders/recover.js';
 import { CallRunner } from './call.js';
 import { GasPriceOracle, type GasPriceOracleOptions, gasPriceOracleDefaults } from './gasPrice.js';
 

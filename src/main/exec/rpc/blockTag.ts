@@ -5,8 +5,9 @@
 // - `safe` and `finalized` are the blocks the consensus client marked, an error when none is marked yet;
 // - a number is the canonical block at that height, absent (null) above the head;
 // - a hash (EIP-1898) is any stored block, and with `requireCanonical` only a canonical one.
-import { serverError } from '../../common/rpc/errors.js';
+
 import type { BlockNumberOrHash, BlockNumberParam } from '../../common/rpc/params.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { ChainView, HeaderRef } from '../chain/chainView.js';
 
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));

@@ -2,10 +2,10 @@
 // one chain view, handed to the call executor (../evm/call.ts) as the header, the state after it and the chain's
 // block hashes; eth_createAccessList's fee defaults from the gas price oracle. The answers keep geth's words.
 import type { Logger } from '../../common/logger/index.js';
-import { serverError } from '../../common/rpc/errors.js';
 import type { BlockNumberOrHash } from '../../common/rpc/params.js';
 import { blobBaseFee } from '../../primitives/block/fees.js';
 import { blobParamsAt, type ChainConfig } from '../../primitives/chainConfig.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { ChainView, HeaderRef } from '../chain/chainView.js';
 import { stateAt } from '../chain/stateAt.js';
 import { type AccessListResult, CallExecutor, type CallOutcome, type CallScope } from '../evm/call.js';

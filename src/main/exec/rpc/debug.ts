@@ -2,12 +2,12 @@
 // of a header or block, each receipt's binary encoding, and a transaction's envelope; and debug_executionWitness,
 // the witness stateless execution needs to re-run a block (../witness/); and debug_preimage, a keccak preimage that
 // --vmdebug or --cache.preimages recorded (../chain/preimages.ts).
-import { serverError } from '../../common/rpc/errors.js';
+
 import { checkArity, decodeBlockNumber, decodeBlockNumberOrHash, decodeHash, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { encodeBlock, transactionHash } from '../../primitives/block/block.js';
-import type { ChainView, HeaderRef } from '../chain/chainView.js';
-import { equalBytes } from '../chain/chainView.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
+import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 import { readPreimage } from '../chain/preimages.js';
 import { decodeTraceConfig } from '../tracing/config.js';
 import { TraceRunner } from '../tracing/runner.js';

@@ -2,7 +2,6 @@
 // (internal/ethapi, eth/filters, eth/gasprice). The pool's methods (eth_sendRawTransaction, the pending fall-backs,
 // filters) are layered on in sendTx.ts / filters.ts; accounts (eth_sendTransaction, eth_sign...) answer -32601.
 
-import { invalidParams, serverError } from '../../common/rpc/errors.js';
 import {
   type BlockNumberOrHash,
   checkArity,
@@ -25,8 +24,8 @@ import { type Block, encodeBlock } from '../../primitives/block/block.js';
 import { headerHash } from '../../primitives/block/header.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
-import type { ChainView, HeaderRef } from '../chain/chainView.js';
-import { equalBytes } from '../chain/chainView.js';
+import { invalidParams, serverError } from '../../protocol/jsonrpc/errors.js';
+import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 import { stateAt } from '../chain/stateAt.js';
 import { txIndexDone, txIndexingError } from '../history/txIndexStatus.js';
 import { proveKey } from '../state/trieReader.js';

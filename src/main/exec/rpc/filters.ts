@@ -3,10 +3,10 @@
 // the head emitter and the pool announce; a log filter remembers the last block it reported and answers the logs
 // of the blocks added since. A filter not polled for five minutes (geth's deadline) is removed.
 import { randomBytes } from 'node:crypto';
-import { RpcError } from '../../common/rpc/errors.js';
 import { checkArity, decodeBool, decodeString, optionalParam, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { txToJson } from '../../primitives/tx/json.js';
+import { RpcError } from '../../protocol/jsonrpc/errors.js';
 import type { HeadEvents } from '../chain/headEvents.js';
 import type { TernTxPool } from '../txpool/pool.js';
 import type { ExecRpcBackend } from './backend.js';

@@ -5,6 +5,7 @@
 import { type Block, encodeBlock, transactionHash, type Withdrawal } from '../../primitives/block/block.js';
 import { blobBaseFee } from '../../primitives/block/fees.js';
 import { type Header, headerHash, headerToJson } from '../../primitives/block/header.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { blobParamsAt, type ChainConfig } from '../../primitives/chainConfig.js';
 import { blockReceiptsToJson, createAddress } from '../../primitives/receipt/json.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
@@ -13,7 +14,6 @@ import { txToJson } from '../../primitives/tx/json.js';
 import type { HeaderRef } from '../chain/chainView.js';
 import { opReceiptFields } from '../evm/op/receiptFields.js';
 
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
 const qty = (n: bigint | number): string => `0x${n.toString(16)}`;
 
 /** Recovers (and caches) the sender of a raw transaction. */

@@ -2,7 +2,7 @@
 // eth_gasPrice) from the cheapest transactions of recent blocks, op-geth's rollup suggestion on OP chains (the
 // minimum suggestion, raised when the head block was nearly full), and eth_feeHistory with its reward
 // percentiles. Defaults are the --gpo.* flags' (20 blocks, 60th percentile, 500 gwei cap, 2 wei floor).
-import { serverError } from '../../common/rpc/errors.js';
+
 import type { BlockNumberParam } from '../../common/rpc/params.js';
 import type { Block } from '../../primitives/block/block.js';
 import {
@@ -16,6 +16,7 @@ import {
 import type { Header } from '../../primitives/block/header.js';
 import { blobParamsAt, type ChainConfig, isBlockForkActive, isTimeForkActive } from '../../primitives/chainConfig.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 import { headerByNumber } from './blockTag.js';
 import type { SenderOf } from './format.js';

@@ -2,7 +2,7 @@
 // 1000 addresses, 1000 alternatives per position, null as a wildcard), then the block range: where the log index
 // (history/logIndex.ts) covers it, only the blocks it lists as candidates are read; elsewhere each header's bloom
 // first, the receipts only of blocks whose bloom may match. Either way the match itself is made on the receipts.
-import { serverError } from '../../common/rpc/errors.js';
+
 import {
   type BlockNumberParam,
   decodeBlockNumber,
@@ -12,6 +12,7 @@ import {
 } from '../../common/rpc/params.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { Log } from '../../primitives/receipt/receipt.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 import { blockLogList } from '../history/logCache.js';
 import { candidateBlocks, readLogIndexRange } from '../history/logIndex.js';

@@ -1,16 +1,9 @@
-// The rollup behaviour of tern-exec's eth namespace, layered over the local handlers (op-geth's EthAPIBackend.SendTx,
-// internal/sequencerapi and the historical fall-backs of internal/ethapi):
-// - eth_sendRawTransaction goes to --rollup.sequencerhttp first (its error answers the caller, code included), then
-//   into the local pool unless admission is off (a pool failure after forwarding is only logged); without a
-//   sequencer the interop filter runs before the pool;
-// - eth_sendRawTransactionConditional (with --rollup.sequencertxconditionalenabled): cost, sanity, header, state and
-//   parent-state checks, the cost rate limit, then forwarded or pooled with its conditional;
-// - pre-history block arguments are forwarded to --rollup.historicalrpc (historical.ts).
-import { RpcError, RpcTransportError, serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeData, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { isOptimism } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
+import { RpcError, RpcTransportError, serverError } from '../../protocol/jsonrpc/errors.js';
 import { stateAt } from '../chain/stateAt.js';
 import { TX_TYPE_BLOB } from '../evm/interface.js';
 import {
@@ -30,8 +23,6 @@ import { TX_FILTERED_OUT } from '../rollup/interop.js';
 import { feeCapOf } from '../txpool/validate.js';
 import { headerByHash } from './blockTag.js';
 import { checkTxFee, decodeSubmitted, isProtected, type SendTxOptions } from './sendTx.js';
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** An answer from the endpoint is passed on as is; a failure below JSON-RPC is a plain error. */
 async function forward(rpc: ForwardRpc, method: string, params: readonly unknown[], signal: AbortSignal) {

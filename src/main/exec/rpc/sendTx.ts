@@ -3,7 +3,7 @@
 // pool, eth_getTransactionByHash / eth_getRawTransactionByHash falling back to pooled transactions,
 // eth_getTransactionCount('pending') counting pending ones, eth_pendingTransactions. The handlers wrap the eth
 // namespace's own so the chain is asked first, as geth does.
-import { serverError } from '../../common/rpc/errors.js';
+
 import {
   checkArity,
   decodeAddress,
@@ -15,6 +15,7 @@ import {
 import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { isTxIndexingError } from '../history/txIndexStatus.js';
 import type { TernTxPool } from '../txpool/pool.js';
 import { splitBlobTx } from '../txpool/sidecar.js';
@@ -119,7 +120,7 @@ export function poolEthMethods(
     },
     pendingTransactions: (params) => {
       checkArity(params, 0);
-      const mine = new Set((opts.accounts?.() ?? []).map((a) => hex(a)));
+      const mine = new Set<string>((opts.accounts?.() ?? []).map((a) => hex(a)));
       const out: unknown[] = [];
       for (const [sender, txs] of pool.content().pending) {
         if (mine.has(sender)) for (const t of txs) out.push(txToJson(t.tx, t.sender));

@@ -1,10 +1,11 @@
 // eth_subscribe over WebSocket and IPC (geth's eth/filters EventSystem): newHeads sends each new head's header,
 // logs the matching logs of each new head block one notification per log, newPendingTransactions the hashes (or,
 // with `true`, the transactions) the pool makes pending. Each subscription stops listening when it ends.
-import { serverError } from '../../common/rpc/errors.js';
+
 import { decodeBool, optionalParam } from '../../common/rpc/params.js';
 import type { RpcRegistry, Subscription, SubscriptionHandler } from '../../common/rpc/registry.js';
 import { txToJson } from '../../primitives/tx/json.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { HeadEvents } from '../chain/headEvents.js';
 import type { TernTxPool } from '../txpool/pool.js';
 import type { ExecRpcBackend } from './backend.js';

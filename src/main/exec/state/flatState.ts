@@ -14,7 +14,7 @@ import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
-import { bigintToMinimalBytes, bytesToBigintUnsigned, toHexKey } from './hex.js';
+import { bigintToMinimalBytes, bytesToBigintUnsigned, toHexKey } from '../../primitives/bytes.js';
 import type { AccountDiff, StateDiff, StateReader } from './interface.js';
 
 const EMPTY_CODE = new Uint8Array(0);

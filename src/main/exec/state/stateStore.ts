@@ -1,11 +1,14 @@
 // The flat state in the database as execution and the trie commitment see it: accounts as their consensus RLP
 // ([nonce, balance, storageRoot, codeHash], the same bytes the account trie holds), storage values as minimal
 // big-endian bytes, code by hash, trie nodes by hash. Writing a block's diff is one pass into its write batch.
+
+import type { KVReader, WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, rlpDecode } from '../../primitives/rlp.js';
+import { encodeAccount } from '../../primitives/trie/commitment.js';
+import type { NodeReader, TrieNode } from '../../primitives/trie/interface.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
-import type { KVReader, WriteBatch } from '../db/interface.js';
 import {
   deleteAccount,
   deleteAllStorage,
@@ -20,8 +23,6 @@ import {
   writeTrieNode,
 } from '../db/state.js';
 import type { AccountRecord, StateDiff, StateReader } from './interface.js';
-import { encodeAccount } from './trie/commitment.js';
-import type { NodeReader, TrieNode } from './trie/interface.js';
 
 /** keccak256 of empty code: the code hash of every account without code. */
 export const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));

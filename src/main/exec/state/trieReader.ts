@@ -4,11 +4,8 @@
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { asBytes, bytesToBigint, rlpDecode } from '../../primitives/rlp.js';
-import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
-import type { AccountRecord, StateReader } from './interface.js';
-import { decodeAccountRecord } from './stateStore.js';
-import type { NodeReader } from './trie/interface.js';
-import { MerkleTrie } from './trie/merkleTrie.js';
+import type { NodeReader } from '../../primitives/trie/interface.js';
+import { MerkleTrie } from '../../primitives/trie/merkleTrie.js';
 import {
   BRANCH,
   decodeNode,
@@ -20,7 +17,10 @@ import {
   LEAF,
   type Ref,
   toNibbles,
-} from './trie/node.js';
+} from '../../primitives/trie/node.js';
+import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
+import type { AccountRecord, StateReader } from './interface.js';
+import { decodeAccountRecord } from './stateStore.js';
 
 /** Code by hash and trie nodes by hash: what the trie-backed reader needs besides the root. */
 export interface CodeAndNodes extends NodeReader {

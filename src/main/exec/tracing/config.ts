@@ -3,8 +3,8 @@
 // absent for the struct logger), `tracerConfig`, and `timeout` (Go duration text, geth's default 5s). Field names
 // match case-insensitively, as Go's JSON decoding does; unknown fields are ignored.
 import { parseDuration } from '../../common/duration.js';
-import { serverError } from '../../common/rpc/errors.js';
 import { invalidArgument } from '../../common/rpc/params.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { StructLoggerConfig } from './structLogger.js';
 
 /** geth's defaultTraceTimeout. */

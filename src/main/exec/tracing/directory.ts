@@ -2,7 +2,7 @@
 // is given, callTracer and noopTracer. geth takes any other name as JavaScript tracer code, and a bare unknown name
 // fails there as an undefined identifier: the same error (code -32000) is answered here. JavaScript tracers are not
 // supported.
-import { serverError } from '../../common/rpc/errors.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { TracerBase } from './base.js';
 import { CallTracer } from './callTracer.js';
 import type { TraceConfig } from './config.js';
@@ -42,9 +42,4 @@ export function createTracer(cfg: TraceConfig): TracerBase {
       if (/^[A-Za-z_$][\w$]*$/.test(name)) throw serverError(`ReferenceError: ${name} is not defined`);
       throw serverError(`JavaScript tracers are not supported; built-in tracers: ${TRACER_NAMES.join(', ')}`);
   }
-}
-
-/** Validates the tracer selection before any work (an unknown name fails fast, as in geth). */
-export function checkTracer(cfg: TraceConfig): void {
-  createTracer(cfg);
 }

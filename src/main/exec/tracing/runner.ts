@@ -5,12 +5,12 @@
 // its flat-state overlay is dropped after each. Nothing is persisted.
 import { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
-import { type RpcError, serverError } from '../../common/rpc/errors.js';
 import type { BlockNumberOrHash } from '../../common/rpc/params.js';
 import type { Block } from '../../primitives/block/block.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
+import { type RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
 import type { ChainView, HeaderRef } from '../chain/chainView.js';
 import { processBlock } from '../chain/processBlock.js';
 import { stateAt } from '../chain/stateAt.js';

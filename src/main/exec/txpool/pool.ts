@@ -11,10 +11,11 @@ import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
 import { blobBaseFee as calcBlobBaseFee } from '../../primitives/block/fees.js';
 import type { Header } from '../../primitives/block/header.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { blobParamsAt } from '../../primitives/chainConfig.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
+import { recoverSender } from '../../protocol/senders/recover.js';
 import { minBigint } from '../evm/fees.js';
-import { recoverSender } from '../senders/recover.js';
 import { BlobStore } from './blobStore.js';
 import type { PoolChain, PoolChainView, PoolHead } from './chain.js';
 import { PoolErrors, reject, TX_REJECTED_CODE, TxRejected } from './errors.js';
@@ -33,7 +34,6 @@ import {
   validateWithState,
 } from './validate.js';
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 /** geth's blob pool: most transactions one account may pool. */
 const MAX_BLOB_TXS_PER_ACCOUNT = 16;
 /** Deepest reorg whose dropped transactions are re-injected (geth: 64 blocks). */

@@ -3,9 +3,10 @@
 // consensus transaction (0x03 || rlp(tx)) for blocks and the sidecar beside it for getPayload and the blob store;
 // checks follow geth's validateBlobSidecar: counts, versioned hashes, then the KZG proofs with c-kzg.
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { TernError } from '../../common/errors.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { asBytes, asList, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
+import { load as kzg } from '../../protocol/crypto/kzg.js';
 import { reject } from './errors.js';
 
 export const BLOB_SIZE = 131_072;
@@ -70,46 +71,12 @@ export function joinBlobTx(consensus: Uint8Array, sidecar: BlobSidecar): Uint8Ar
   return out;
 }
 
-/** Bytes the sidecar occupies (what --blobpool.datacap counts, with the transaction). */
-export function sidecarSize(s: BlobSidecar): number {
-  return s.blobs.length * BLOB_SIZE + (s.commitments.length + s.proofs.length) * 48;
-}
-
 /** EIP-4844 kzg_to_versioned_hash: 0x01 || sha256(commitment)[1:]. */
 export function versionedHash(commitment: Uint8Array): Uint8Array {
   const h = createHash('sha256').update(commitment).digest();
   h[0] = 0x01;
   return new Uint8Array(h);
 }
-
-interface CKzg {
-  loadTrustedSetup(precompute: number): void;
-  verifyBlobKzgProofBatch(blobs: Uint8Array[], commitments: Uint8Array[], proofs: Uint8Array[]): boolean;
-  verifyCellKzgProofBatch(
-    commitments: Uint8Array[],
-    indices: number[],
-    cells: Uint8Array[],
-    proofs: Uint8Array[],
-  ): boolean;
-  computeCells(blob: Uint8Array): Uint8Array[];
-}
-
-let ckzg: CKzg | undefined;
-
-function kzg(): CKzg {
-  if (ckzg) return ckzg;
-  const mod = createRequire(import.meta.url)('c-kzg') as CKzg;
-  try {
-    mod.loadTrustedSetup(0);
-  } catch (err) {
-    // Another user of the binding (the EVM's point-evaluation precompile) loaded it first.
-    if (!/already loaded/i.test((err as Error).message)) throw err;
-  }
-  ckzg = mod;
-  return mod;
-}
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 /** geth's validateBlobSidecar: counts, hashes, then the proofs. Throws TxRejected with geth's wording. */
 export function validateSidecar(hashes: readonly string[], s: BlobSidecar): void {

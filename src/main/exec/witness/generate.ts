@@ -4,14 +4,14 @@
 import { TernError } from '../../common/errors.js';
 import type { Block } from '../../primitives/block/block.js';
 import type { Header } from '../../primitives/block/header.js';
+import { fromHex, toHexKey } from '../../primitives/bytes.js';
 import { type ChainConfig, isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
+import { StateCommitment } from '../../primitives/trie/commitment.js';
 import { messagePasserRoot } from '../chain/importer.js';
 import { processBlock } from '../chain/processBlock.js';
 import { createExecutor } from '../evm/executor.js';
 import { InlineSenderRecovery } from '../senders/inline.js';
 import type { SenderRecovery } from '../senders/interface.js';
-import { fromHex, toHexKey } from '../state/hex.js';
-import { StateCommitment } from '../state/trie/commitment.js';
 import { type CodeAndNodes, TrieStateReader } from '../state/trieReader.js';
 import { RecordingBlockHashes, RecordingNodeReader, RecordingStateReader } from './recorder.js';
 import type { ExecutionWitness } from './witness.js';

@@ -2,12 +2,12 @@
 // match the fields) and payload attributes as engine_forkchoiceUpdatedV3 takes them. Bad input is WITNESS_INPUT
 // with the field's path.
 import { TernError } from '../../common/errors.js';
-import { RpcError } from '../../common/rpc/errors.js';
 import type { Header } from '../../primitives/block/header.js';
 import { headerHash } from '../../primitives/block/header.js';
+import { toHexKey } from '../../primitives/bytes.js';
+import { payloadAttributesFromJson } from '../../protocol/engine/types.js';
+import { RpcError } from '../../protocol/jsonrpc/errors.js';
 import type { BuildAttributes } from '../chain/builder.js';
-import { payloadAttributesFromJson } from '../engine/types.js';
-import { toHexKey } from '../state/hex.js';
 
 function bad(message: string): never {
   throw new TernError('WITNESS_INPUT', message);

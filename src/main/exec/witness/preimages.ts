@@ -3,7 +3,7 @@
 // is either here or the witness is incomplete, and the error names the hash and what it was for.
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
-import { toHexKey } from '../state/hex.js';
+import { toHexKey } from '../../primitives/bytes.js';
 import { EMPTY_CODE_HASH } from '../state/stateStore.js';
 import type { CodeAndNodes } from '../state/trieReader.js';
 

@@ -3,7 +3,7 @@
 // computation loads: paths of updated keys and the siblings a deletion collapses), every contract code read, every
 // account and slot key, and the lowest block number BLOCKHASH asked for.
 
-import { toHexKey } from '../state/hex.js';
+import { toHexKey } from '../../primitives/bytes.js';
 import type { AccountRecord, StateReader } from '../state/interface.js';
 import type { CodeAndNodes } from '../state/trieReader.js';
 

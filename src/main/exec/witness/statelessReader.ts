@@ -3,7 +3,7 @@
 // is remembered, because the EVM may turn an error thrown into it into something else (an invalid transaction);
 // the stateless executor reports the remembered fault instead.
 import { TernError } from '../../common/errors.js';
-import { fromHex, toHexKey } from '../state/hex.js';
+import { fromHex, toHexKey } from '../../primitives/bytes.js';
 import type { AccountRecord, StateReader } from '../state/interface.js';
 import { TrieStateReader } from '../state/trieReader.js';
 import { missingPreimage, type PreimageStore } from './preimages.js';

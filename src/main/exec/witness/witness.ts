@@ -4,7 +4,7 @@
 // (nodes, codes and header RLPs: everything stateless execution looks up by hash; keys are not preimages).
 import { TernError } from '../../common/errors.js';
 import { encodeHeader, type Header, headerToJson } from '../../primitives/block/header.js';
-import { toHexKey } from '../state/hex.js';
+import { toHexKey } from '../../primitives/bytes.js';
 import { headerFromJson } from './json.js';
 
 export interface ExecutionWitness {

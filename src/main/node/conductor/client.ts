@@ -4,7 +4,7 @@
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { RpcClient } from '../../common/rpc/client.js';
-import { executionPayloadToJson, hexOf } from '../../exec/engine/types.js';
+import { executionPayloadToJson, hexOf } from '../../protocol/engine/types.js';
 import type { PayloadEnvelopeLike, SequencerConductor } from './interface.js';
 
 export interface ConductorClientOptions {

@@ -2,7 +2,7 @@
 // top of the safe head: the builder's deposits and upgrade transactions, then the batch's transactions.
 import type { Logger } from '../../common/logger/index.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
-import type { SingularBatch } from './batch/singularBatch.js';
+import type { SingularBatch } from '../../protocol/batch/singularBatch.js';
 import type { SingularBatchProvider } from './batchQueue.js';
 import { type StageDeps, stageLogger } from './frameQueue.js';
 import {

@@ -4,7 +4,7 @@
 // (batchStage.ts) through BaseBatchStage.
 import type { Logger } from '../../common/logger/index.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
-import type { SingularBatch } from './batch/singularBatch.js';
+import type { SingularBatch } from '../../protocol/batch/singularBatch.js';
 import {
   type Batch,
   checkSingularBatch,

@@ -5,7 +5,7 @@
 // the pre-Holocene queue by the L1 origin time and carries the origin state across the activation.
 import type { RollupConfig } from '../../primitives/rollup/config.js';
 import { isHolocene } from '../../primitives/rollup/config.js';
-import type { SingularBatch } from './batch/singularBatch.js';
+import type { SingularBatch } from '../../protocol/batch/singularBatch.js';
 import {
   BaseBatchStage,
   BatchQueue,

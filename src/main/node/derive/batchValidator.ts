@@ -2,6 +2,8 @@
 // "Span Batches" and "Batch Queue", isthmus/derivation.md "Activation", jovian/derivation.md "Activation Block
 // Rules", interop/derivation.md "Activation Block"). Pure functions over the buffered L1 origins and the safe head; the only I/O is the L2 lookups a span
 // batch overlapping the safe chain needs. Holocene rules apply by the batch's L1 inclusion block time.
+
+import { equalBytes } from '../../primitives/bytes.js';
 import type { L1BlockRef, L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import {
   isDelta,
@@ -12,7 +14,7 @@ import {
   maxSequencerDrift,
   type RollupConfig,
 } from '../../primitives/rollup/config.js';
-import type { SingularBatch } from './batch/singularBatch.js';
+import type { SingularBatch } from '../../protocol/batch/singularBatch.js';
 import { toHex } from './types.js';
 
 export type BatchValidity = 'drop' | 'accept' | 'undecided' | 'future' | 'past';
@@ -243,12 +245,6 @@ export async function checkSpanBatch(
     }
   }
   return ACCEPT;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**

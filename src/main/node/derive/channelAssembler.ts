@@ -6,9 +6,9 @@ import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import type { L1BlockRef } from '../../primitives/rollup/blockRef.js';
 import { channelTimeout, maxRlpBytesPerChannel, type RollupConfig } from '../../primitives/rollup/config.js';
-import { Channel } from './channel.js';
+import { Channel } from '../../protocol/channel/channel.js';
+import { channelIdHex, type Frame } from '../../protocol/channel/frame.js';
 import type { ChannelDataSource, ChannelStageStats } from './channelBank.js';
-import { channelIdHex, type Frame } from './frame.js';
 import { type FrameSource, type StageDeps, stageLogger } from './frameQueue.js';
 
 export class ChannelAssembler implements ChannelDataSource {

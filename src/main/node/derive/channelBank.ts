@@ -5,8 +5,8 @@
 import type { Logger } from '../../common/logger/index.js';
 import type { L1BlockRef } from '../../primitives/rollup/blockRef.js';
 import { channelTimeout, isCanyon, maxChannelBankSize, type RollupConfig } from '../../primitives/rollup/config.js';
-import { Channel } from './channel.js';
-import { channelIdHex, type Frame } from './frame.js';
+import { Channel } from '../../protocol/channel/channel.js';
+import { channelIdHex, type Frame } from '../../protocol/channel/frame.js';
 import { type FrameSource, type StageDeps, stageLogger } from './frameQueue.js';
 
 /** What the channel reader reads: complete channels' compressed data, in order. */

@@ -9,13 +9,17 @@ import { rlpDecode } from '../../primitives/rlp.js';
 import { rlpItemLength } from '../../primitives/rlpStream.js';
 import type { L1BlockRef } from '../../primitives/rollup/blockRef.js';
 import { isDelta, isFjord, maxRlpBytesPerChannel, type RollupConfig } from '../../primitives/rollup/config.js';
-import { type BatchData, decodeBatchData, SINGULAR_BATCH_TYPE } from './batch/batchCodec.js';
-import { batchError } from './batch/bytes.js';
-import type { SingularBatch } from './batch/singularBatch.js';
-import { deriveSpanBatch, type SpanBatch } from './batch/spanBatch.js';
-import type { CompressionAlgo } from './channel.js';
+import { type BatchData, decodeBatchData, SINGULAR_BATCH_TYPE } from '../../protocol/batch/batchCodec.js';
+import { batchError } from '../../protocol/batch/bytes.js';
+import type { SingularBatch } from '../../protocol/batch/singularBatch.js';
+import { deriveSpanBatch, type SpanBatch } from '../../protocol/batch/spanBatch.js';
+import type { CompressionAlgo } from '../../protocol/channel/channel.js';
+import {
+  type ChannelDecompress,
+  DECOMPRESS_UNAVAILABLE,
+  decompressChannel,
+} from '../../protocol/channel/decompress.js';
 import type { ChannelDataSource } from './channelBank.js';
-import { type ChannelDecompress, DECOMPRESS_UNAVAILABLE, decompressChannel } from './decompress.js';
 import { type StageDeps, stageLogger } from './frameQueue.js';
 
 export type DecodedBatch =

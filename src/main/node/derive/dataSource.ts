@@ -3,9 +3,9 @@
 // before Ecotone, and from Ecotone blob transactions contribute their blobs (calldata ignored) while other types
 // still contribute calldata. A blob that does not decode is skipped; a transaction from anyone else is ignored.
 import type { Logger } from '../../common/logger/index.js';
-import { recoverSender, signingData } from '../../exec/senders/recover.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
-import { decodeBlobData } from '../l1/blobData.js';
+import { decodeBlobData } from '../../protocol/blob/blobData.js';
+import { recoverSender, signingData } from '../../protocol/senders/recover.js';
 import type { BlobSource, IndexedBlobHash, Hex as L1Hex, L1Transaction } from '../l1/interface.js';
 import { type Hex, type L1BlockRef, temporaryError, toHex } from './types.js';
 

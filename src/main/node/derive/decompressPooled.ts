@@ -16,7 +16,7 @@ import {
   type Decompressed,
   type DecompressOptions,
   inflateWhole,
-} from './decompress.js';
+} from '../../protocol/channel/decompress.js';
 import { temporaryError } from './types.js';
 
 export type ChannelTasks = TaskMapOf<typeof channelTasks>;

@@ -8,7 +8,7 @@
 import type { Logger } from '../../common/logger/index.js';
 import type { L1BlockRef } from '../../primitives/rollup/blockRef.js';
 import { isHolocene, type RollupConfig } from '../../primitives/rollup/config.js';
-import { channelIdHex, type Frame, parseFrames } from './frame.js';
+import { channelIdHex, type Frame, parseFrames } from '../../protocol/channel/frame.js';
 
 export interface OriginSource {
   origin(): L1BlockRef | undefined;

@@ -5,6 +5,8 @@
 import { TernError } from '../../common/errors.js';
 import type { BlockId, L1BlockRef, L2BlockRef } from '../../primitives/rollup/blockRef.js';
 
+export { toHex } from '../../primitives/bytes.js';
+
 export type Hex = string;
 
 export type { BlockId, L1BlockRef, L2BlockRef };
@@ -69,10 +71,6 @@ export function temporaryError(code: string, message: string, cause?: unknown): 
     message,
     cause === undefined ? { severity: 'temporary' } : { severity: 'temporary', cause },
   );
-}
-
-export function toHex(b: Uint8Array): Hex {
-  return `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
 }
 
 export function fromHex(h: string): Uint8Array {

@@ -12,6 +12,7 @@ import type { RpcServerAddress } from '../../common/rpc/http.js';
 import { createNodeRpcServer } from '../../common/rpc/listeners.js';
 import { RpcRegistry } from '../../common/rpc/registry.js';
 import { buildInfo } from '../../common/version.js';
+import { knownL1ChainConfig, resolveL1ChainConfig } from '../../networks/l1ChainConfig.js';
 import { loadNetworkRollupConfig } from '../../networks/rollupConfig.js';
 import type { L2BlockRef, L1BlockRef as RollupL1Ref } from '../../primitives/rollup/blockRef.js';
 import {
@@ -20,7 +21,7 @@ import {
   parseRollupConfig,
   type RollupConfig,
 } from '../../primitives/rollup/config.js';
-import { knownL1ChainConfig, type L1ChainConfig, resolveL1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
+import type { L1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
 import { createDecompressPool, PooledChannelDecompressor } from '../derive/decompressPooled.js';
 import { DerivationPipeline } from '../derive/pipeline.js';
 import { fromHex } from '../derive/types.js';

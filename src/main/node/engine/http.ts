@@ -5,7 +5,9 @@
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { RpcClient } from '../../common/rpc/client.js';
-import { RpcError, RpcErrorCode } from '../../common/rpc/errors.js';
+import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
+import { isIsthmus, type RollupConfig } from '../../primitives/rollup/config.js';
+import { encodeDepositTx } from '../../primitives/tx/deposit/deposit.js';
 import {
   type ExecutionPayload,
   executionPayloadFromJson,
@@ -16,10 +18,9 @@ import {
   type PayloadAttributes,
   type PayloadEnvelope,
   type PayloadStatus,
-} from '../../exec/engine/types.js';
-import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
-import { isCanyon, isEcotone, isIsthmus, type RollupConfig } from '../../primitives/rollup/config.js';
-import { encodeDepositTx } from '../../primitives/tx/deposit/deposit.js';
+} from '../../protocol/engine/types.js';
+import { forkchoiceUpdatedVersion, getPayloadVersion, newPayloadVersion } from '../../protocol/engine/versions.js';
+import { RpcError, RpcErrorCode } from '../../protocol/jsonrpc/errors.js';
 import type { SystemConfig } from '../derive/types.js';
 import {
   asJson,
@@ -251,30 +252,26 @@ export class HttpEngine implements Engine {
   }
 
   async newPayload(payload: ExecutionPayload, parentBeaconBlockRoot?: Uint8Array): Promise<PayloadStatus> {
-    const t = Number(payload.timestamp);
+    const version = newPayloadVersion(this.#cfg, Number(payload.timestamp));
     const json = executionPayloadToJson(payload);
-    if (isIsthmus(this.#cfg, t)) {
+    const method = `engine_newPayloadV${version}`;
+    if (version === 4) {
       return payloadStatusFromJson(
-        await this.#call('engine_newPayloadV4', [json, [], hexOf(parentBeaconBlockRoot ?? new Uint8Array(32)), []]),
-      );
-    }
-    if (isEcotone(this.#cfg, t)) {
-      delete json.withdrawalsRoot;
-      return payloadStatusFromJson(
-        await this.#call('engine_newPayloadV3', [json, [], hexOf(parentBeaconBlockRoot ?? new Uint8Array(32))]),
+        await this.#call(method, [json, [], hexOf(parentBeaconBlockRoot ?? new Uint8Array(32)), []]),
       );
     }
     delete json.withdrawalsRoot;
-    return payloadStatusFromJson(await this.#call('engine_newPayloadV2', [json]));
+    if (version === 3) {
+      return payloadStatusFromJson(
+        await this.#call(method, [json, [], hexOf(parentBeaconBlockRoot ?? new Uint8Array(32))]),
+      );
+    }
+    return payloadStatusFromJson(await this.#call(method, [json]));
   }
 
   async forkchoiceUpdated(state: ForkchoiceState, attributes?: PayloadAttributes): Promise<ForkchoiceUpdatedResult> {
-    let method = 'engine_forkchoiceUpdatedV3';
-    if (attributes !== undefined) {
-      const t = Number(attributes.timestamp);
-      if (!isEcotone(this.#cfg, t))
-        method = isCanyon(this.#cfg, t) ? 'engine_forkchoiceUpdatedV2' : 'engine_forkchoiceUpdatedV1';
-    }
+    const version = forkchoiceUpdatedVersion(this.#cfg, attributes && Number(attributes.timestamp));
+    const method = `engine_forkchoiceUpdatedV${version}`;
     const fcs = {
       headBlockHash: hexOf(state.headBlockHash),
       safeBlockHash: hexOf(state.safeBlockHash),
@@ -291,7 +288,7 @@ export class HttpEngine implements Engine {
   }
 
   async getPayload(payloadId: Uint8Array, timestamp: number): Promise<PayloadEnvelope> {
-    const version = isIsthmus(this.#cfg, timestamp) ? 4 : isEcotone(this.#cfg, timestamp) ? 3 : 2;
+    const version = getPayloadVersion(this.#cfg, timestamp);
     const o = asJson(await this.#call(`engine_getPayloadV${version}`, [hexOf(payloadId)]), 'payload envelope');
     const env: PayloadEnvelope = {
       executionPayload: executionPayloadFromJson(o.executionPayload),

@@ -13,9 +13,11 @@ import { stateAt } from '../../exec/chain/stateAt.js';
 import { type EngineApi, payloadFromBlock } from '../../exec/engine/api.js';
 import type { Block } from '../../primitives/block/block.js';
 import type { Header } from '../../primitives/block/header.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
-import { isCanyon, isEcotone, isIsthmus, type RollupConfig } from '../../primitives/rollup/config.js';
+import { isIsthmus, type RollupConfig } from '../../primitives/rollup/config.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
+import { forkchoiceUpdatedVersion, getPayloadVersion, newPayloadVersion } from '../../protocol/engine/versions.js';
 import type { SystemConfig } from '../derive/types.js';
 import { type EngineClientMetrics, rpcFailure } from './http.js';
 import {
@@ -53,7 +55,6 @@ export interface InProcessEngineDeps {
   metrics?: EngineClientMetrics | undefined;
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const ZERO_HASH = new Uint8Array(32);
 const MESSAGE_PASSER = Uint8Array.from(Buffer.from(L2_TO_L1_MESSAGE_PASSER.slice(2), 'hex'));
 
@@ -121,34 +122,29 @@ export class InProcessEngine implements Engine {
   }
 
   async newPayload(payload: ExecutionPayload, parentBeaconBlockRoot?: Uint8Array): Promise<PayloadStatus> {
-    const t = Number(payload.timestamp);
+    const version = newPayloadVersion(this.#cfg, Number(payload.timestamp));
     const api = this.#exec.api;
-    if (isIsthmus(this.#cfg, t)) {
-      return this.#call('engine_newPayloadV4', () =>
-        api.newPayload(4, payload, [], parentBeaconBlockRoot ?? ZERO_HASH, []),
-      );
+    const method = `engine_newPayloadV${version}`;
+    if (version === 4) {
+      return this.#call(method, () => api.newPayload(4, payload, [], parentBeaconBlockRoot ?? ZERO_HASH, []));
     }
-    if (isEcotone(this.#cfg, t)) {
-      return this.#call('engine_newPayloadV3', () =>
+    if (version === 3) {
+      return this.#call(method, () =>
         api.newPayload(3, withoutWithdrawalsRoot(payload), [], parentBeaconBlockRoot ?? ZERO_HASH),
       );
     }
-    return this.#call('engine_newPayloadV2', () => api.newPayload(2, withoutWithdrawalsRoot(payload)));
+    return this.#call(method, () => api.newPayload(2, withoutWithdrawalsRoot(payload)));
   }
 
   async forkchoiceUpdated(state: ForkchoiceState, attributes?: PayloadAttributes): Promise<ForkchoiceUpdatedResult> {
-    let version: 1 | 2 | 3 = 3;
-    if (attributes !== undefined) {
-      const t = Number(attributes.timestamp);
-      if (!isEcotone(this.#cfg, t)) version = isCanyon(this.#cfg, t) ? 2 : 1;
-    }
+    const version = forkchoiceUpdatedVersion(this.#cfg, attributes && Number(attributes.timestamp));
     return this.#call(`engine_forkchoiceUpdatedV${version}`, () =>
       this.#exec.api.forkchoiceUpdated(version, state, attributes ?? null),
     );
   }
 
   async getPayload(payloadId: Uint8Array, timestamp: number): Promise<PayloadEnvelope> {
-    const version = isIsthmus(this.#cfg, timestamp) ? 4 : isEcotone(this.#cfg, timestamp) ? 3 : 2;
+    const version = getPayloadVersion(this.#cfg, timestamp);
     const full = await this.#call(`engine_getPayloadV${version}`, () => this.#exec.api.getPayload(version, payloadId));
     // The fields the HTTP engine keeps: an OP payload has no blobs and no execution requests.
     const env: PayloadEnvelope = { executionPayload: full.executionPayload, blockValue: full.blockValue };

@@ -8,6 +8,7 @@
 // ENGINE_RPC (temporary; transport or JSON-RPC failure), ENGINE_BAD_BLOCK (reset; the block is not a valid L2 block
 // of this rollup, e.g. no L1-info deposit), ENGINE_WRONG_CHAIN (critical; the engine's genesis differs).
 import { TernError } from '../../common/errors.js';
+import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import type {
   ExecutionPayload,
   ForkchoiceState,
@@ -15,8 +16,7 @@ import type {
   PayloadAttributes,
   PayloadEnvelope,
   PayloadStatus,
-} from '../../exec/engine/types.js';
-import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
+} from '../../protocol/engine/types.js';
 import type { SystemConfig } from '../derive/types.js';
 
 export type {

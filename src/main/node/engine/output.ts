@@ -5,6 +5,7 @@
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
+import { equalBytes as equal } from '../../primitives/bytes.js';
 import { asBytes, asList, rlpDecode } from '../../primitives/rlp.js';
 
 export const L2_TO_L1_MESSAGE_PASSER = '0x4200000000000000000000000000000000000016';
@@ -22,8 +23,6 @@ export function outputRootV0(
   buf.set(blockHash, 96);
   return keccak256(buf);
 }
-
-const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 function invalid(message: string): TernError {
   return new TernError('ENGINE_BAD_PROOF', `invalid withdrawal root proof: ${message}`, { severity: 'temporary' });

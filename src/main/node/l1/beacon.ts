@@ -5,7 +5,7 @@
 // time and SECONDS_PER_SLOT, read once at start (the health check).
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { BYTES_PER_BLOB } from './blobData.js';
+import { BYTES_PER_BLOB } from '../../protocol/blob/blobData.js';
 import type { BlobVerifier, BlobVerifyItem } from './blobVerifier.js';
 import type { BlobSource, IndexedBlobHash, L1BlockRef, L1CallOptions } from './interface.js';
 

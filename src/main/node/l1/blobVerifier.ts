@@ -2,8 +2,8 @@
 // `blobVerifierInline.ts` runs c-kzg on the calling thread, `blobVerifierPooled.ts` on the worker pool; one test
 // suite runs over both.
 import { TernError } from '../../common/errors.js';
-import { BlobStatus, BYTES_PER_COMMITMENT, BYTES_PER_PROOF, type PackedBlobs } from './blobCheck.js';
-import { BYTES_PER_BLOB } from './blobData.js';
+import { BlobStatus, BYTES_PER_COMMITMENT, BYTES_PER_PROOF, type PackedBlobs } from '../../protocol/blob/blobCheck.js';
+import { BYTES_PER_BLOB } from '../../protocol/blob/blobData.js';
 
 export interface BlobVerifyItem {
   /** 131,072 bytes. */

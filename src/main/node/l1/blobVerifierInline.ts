@@ -1,6 +1,6 @@
 // The inline BlobVerifier: c-kzg on the calling thread (tests, tools, single-threaded setups). Blocks the thread
 // for ~2 ms a blob.
-import { checkPackedBlobs } from './blobCheck.js';
+import { checkPackedBlobs } from '../../protocol/blob/blobCheck.js';
 import {
   type BlobVerdict,
   type BlobVerifier,

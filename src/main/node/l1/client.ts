@@ -4,9 +4,9 @@
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type BatchRequest, RpcClient, retryTransient } from '../../common/rpc/client.js';
-import { RpcError, RpcErrorCode } from '../../common/rpc/errors.js';
 import { decodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
+import { RpcError, RpcErrorCode } from '../../protocol/jsonrpc/errors.js';
 import { LruCache } from './cache.js';
 import type { BlockLabel, Hex, L1BlockInfo, L1BlockRef, L1CallOptions, L1Source, L1Transaction } from './interface.js';
 import { RequestLimiter } from './limiter.js';

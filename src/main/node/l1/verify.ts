@@ -6,12 +6,13 @@ import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { encodeWithdrawal, type Withdrawal } from '../../primitives/block/block.js';
 import { type Header, headerHash } from '../../primitives/block/header.js';
+import { toHex } from '../../primitives/bytes.js';
 import { encodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
 import { orderedTrieRoot } from '../../primitives/trie/root.js';
 import type { Hex } from './interface.js';
 import { asJson, hashField, headerFromJson, type Json, rawTransactionFromJson, withdrawalFromJson } from './rpcJson.js';
 
-export const toHex = (b: Uint8Array): Hex => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
+export { toHex };
 
 function invalid(blockHash: string, number: bigint | string, message: string): never {
   throw new TernError('L1_BLOCK_INVALID', `L1 block ${number} (${blockHash}): ${message}`, { severity: 'temporary' });

@@ -6,10 +6,10 @@
 // A replica answers the sequencer methods with "sequencer is not enabled", as op-node does.
 import { TernError } from '../../common/errors.js';
 import { type LogLevel, levelFromName } from '../../common/logger/index.js';
-import { invalidParams, serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeBool, decodeHash, decodeObject, decodeString, param } from '../../common/rpc/params.js';
 import type { RpcRegistry } from '../../common/rpc/registry.js';
-import { executionPayloadFromJson } from '../../exec/engine/types.js';
+import { executionPayloadFromJson } from '../../protocol/engine/types.js';
+import { invalidParams, serverError } from '../../protocol/jsonrpc/errors.js';
 import type { PayloadEnvelopeLike, SequencerConductor } from '../conductor/interface.js';
 
 /** What the admin API needs of the sequencer (sequencer/sequencer.ts Sequencer). */

@@ -10,17 +10,17 @@
 // input, -40120 unknown payload, -40199 other); a missing parent is a plain server error, as in op-node.
 // Every engine call runs under the driver's lock (runExclusive), so it never interleaves with a derivation step.
 import { TernError } from '../../common/errors.js';
-import { invalidParams, RpcError, serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeObject, param } from '../../common/rpc/params.js';
 import type { RpcRegistry } from '../../common/rpc/registry.js';
+import type { RollupConfig } from '../../primitives/rollup/config.js';
 import {
   executionPayloadFromJson,
   executionPayloadToJson,
   hashFromJson,
   payloadAttributesFromJson,
   payloadIdFromJson,
-} from '../../exec/engine/types.js';
-import type { RollupConfig } from '../../primitives/rollup/config.js';
+} from '../../protocol/engine/types.js';
+import { invalidParams, RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
 import type { PayloadEnvelopeLike } from '../conductor/interface.js';
 import { fromHex, toHex } from '../derive/types.js';
 import type { EngineController } from '../engine/engineController.js';
@@ -115,10 +115,6 @@ function signedEnvelopeFromJson(v: unknown): SignedEnvelope {
   if (typeof o.signature !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(o.signature))
     throw invalidParams('signature: want 65 bytes of 0x-prefixed hex');
   return { envelope: envelopeFromJson(o.envelope), signature: fromHex(o.signature) };
-}
-
-export function signedEnvelopeJson(s: SignedEnvelope): Record<string, unknown> {
-  return { envelope: envelopeJson(s.envelope), signature: hexOf(s.signature) };
 }
 
 // ---- the namespace ------------------------------------------------------------------------------------------

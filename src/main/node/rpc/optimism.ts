@@ -3,10 +3,10 @@
 // parameter types (hexutil.Uint64 block numbers) and JSON shapes (json.ts). The admin namespace (sequencer issue)
 // registers on the same registry only with --rpc.enable-admin.
 import { TernError } from '../../common/errors.js';
-import { serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeUint64, param } from '../../common/rpc/params.js';
 import type { RpcRegistry } from '../../common/rpc/registry.js';
 import { type RollupConfig, rollupConfigToJson } from '../../primitives/rollup/config.js';
+import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { SyncStatus } from '../driver/driver.js';
 import type { OutputV0 } from '../engine/interface.js';
 import type { SafeHeadStore } from '../safedb/safedb.js';

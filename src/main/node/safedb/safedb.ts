@@ -2,10 +2,11 @@
 // optimism_safeHeadAtL1Block). One LMDB keyspace, op-node's record layout: key 0x00 ‖ L1 number (u64 BE), value
 // L1 hash ‖ L2 hash ‖ L2 number (u64 BE). Written when derivation makes a block safe, truncated when the safe head
 // is reset below what was recorded. Without the flag a disabled store answers SAFEDB_DISABLED.
+
+import type { KVStore } from '../../common/db/interface.js';
+import { LmdbStore } from '../../common/db/lmdb.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import type { KVStore } from '../../exec/db/interface.js';
-import { LmdbStore } from '../../exec/db/lmdb.js';
 import type { BlockId, L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import { fromHex, toHex } from '../derive/types.js';
 

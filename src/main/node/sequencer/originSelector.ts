@@ -5,13 +5,9 @@
 // --sequencer.recover asks for the next origin eagerly, so a lagging sequencer catches up with L1 (with
 // deposit-only blocks, see noTxPoolFor), until it reaches the confirmed L1 tip.
 import { TernError } from '../../common/errors.js';
+import type { OpUpgrade } from '../../primitives/op/forks.js';
 import type { L1BlockRef, L2BlockRef } from '../../primitives/rollup/blockRef.js';
-import {
-  isActivationBlock,
-  maxSequencerDrift,
-  type OpFork,
-  type RollupConfig,
-} from '../../primitives/rollup/config.js';
+import { isActivationBlock, maxSequencerDrift, type RollupConfig } from '../../primitives/rollup/config.js';
 
 export type OriginChoice =
   | { kind: 'origin'; origin: L1BlockRef }
@@ -57,7 +53,7 @@ export function chooseOrigin(
 export function noTxPoolFor(cfg: RollupConfig, l2Time: number, origin: L1BlockRef, recover: boolean): boolean {
   if (recover) return true;
   if (l2Time > origin.timestamp + maxSequencerDrift(cfg, origin.timestamp)) return true;
-  const upgradeForks: OpFork[] = ['ecotone', 'fjord', 'isthmus', 'jovian', 'interop'];
+  const upgradeForks: OpUpgrade[] = ['ecotone', 'fjord', 'isthmus', 'jovian', 'interop'];
   return upgradeForks.some((f) => isActivationBlock(cfg, f, l2Time));
 }
 

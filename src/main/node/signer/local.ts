@@ -1,11 +1,9 @@
 // The local block signer: a secp256k1 private key held in memory (--p2p.sequencer.key).
-import { createRequire } from 'node:module';
-import type * as Secp256k1Module from 'secp256k1';
+
 import { TernError } from '../../common/errors.js';
+import { secp256k1 as secp } from '../../protocol/crypto/secp256k1.js';
 import type { BlockSigner } from './interface.js';
 import { addressOfPublicKey, SIGNING_DOMAIN_BLOCKS_V1, signingHash } from './signingHash.js';
-
-const secp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1Module;
 
 /** Parses a hex private key (with or without 0x). The message never contains the key. */
 export function parsePrivateKey(hex: string): Uint8Array {

@@ -2,12 +2,10 @@
 // keccak256(domain ‖ chain_id ‖ payload_hash), domain 32 zero bytes (v1), chain_id a big-endian uint256,
 // payload_hash = keccak256(payload) of the gossiped payload bytes (gossipPayload.ts). Recovery is here too so the
 // signer can check what a remote signer returned, and p2p validation can reuse it.
-import { createRequire } from 'node:module';
-import type * as Secp256k1Module from 'secp256k1';
+
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
-
-const secp = createRequire(import.meta.url)('secp256k1') as typeof Secp256k1Module;
+import { secp256k1 as secp } from '../../protocol/crypto/secp256k1.js';
 
 /** The v1 block-signing domain: all zero. */
 export const SIGNING_DOMAIN_BLOCKS_V1: Uint8Array = new Uint8Array(32);

@@ -1,8 +1,9 @@
 // Whole blocks in their consensus encoding: [header, transactions, uncles, withdrawals?]. Transactions stay in
 // their raw consensus form (legacy RLP list or EIP-2718 envelope) so hashing, sender recovery and the
 // transactions root work on bytes, and only the executor decodes them.
-import { TernError } from '../../common/errors.js';
+
 import { keccak256 } from '../../native/keccak.js';
+import { TernError } from '../errors.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../rlp.js';
 import { orderedTrieRoot } from '../trie/root.js';
 import { encodeHeader, type Header, headerFromFields } from './header.js';

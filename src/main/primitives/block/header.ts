@@ -1,8 +1,10 @@
 // Block headers: the fields through Prague, RLP encoding and decoding (optional trailing fields present from
 // the fork that introduced them: London base fee, Shanghai withdrawals root, Cancun blob gas and beacon root,
 // Prague requests hash), the hash, and the JSON shape of eth_getBlockBy*.
-import { TernError } from '../../common/errors.js';
+
 import { keccak256 } from '../../native/keccak.js';
+import { toHex as hex } from '../bytes.js';
+import { TernError } from '../errors.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, rlpDecode, rlpEncode } from '../rlp.js';
 
 export interface Header {
@@ -129,7 +131,6 @@ export function headerHash(h: Header): Uint8Array {
   return keccak256(encodeHeader(h));
 }
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const qty = (n: bigint) => `0x${n.toString(16)}`;
 
 /** The header fields as eth_getBlockByNumber returns them (geth's field names and order). */

@@ -2,8 +2,9 @@
 // (version 0: denominator, elasticity), Jovian's extraData version 1 with a minimum base fee, and the base fee
 // of a child block as op-geth's CalcBaseFee computes it. From Holocene the parameters come from the parent's
 // extraData, so the next base fee stays a function of the parent header alone.
-import { TernError } from '../../common/errors.js';
+
 import type { ChainConfig } from '../chainConfig.js';
+import { TernError } from '../errors.js';
 
 export const HOLOCENE_EXTRA_DATA_VERSION = 0;
 export const JOVIAN_EXTRA_DATA_VERSION = 1;

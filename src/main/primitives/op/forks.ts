@@ -1,4 +1,5 @@
-// The OP-Stack forks in activation order, so fee and encoding rules can ask "is X active at this fork".
+// The OP-Stack forks in activation order (op-node's ForkName order, Bedrock first): the one list every rule that
+// asks "is X active at this fork" and the rollup configuration's fork times read.
 export const OP_FORKS = [
   'bedrock',
   'regolith',
@@ -10,9 +11,15 @@ export const OP_FORKS = [
   'holocene',
   'isthmus',
   'jovian',
+  'interop',
 ] as const;
 
 export type OpFork = (typeof OP_FORKS)[number];
+
+/** The upgrades after Bedrock: each activates at an L2 timestamp (rollup.json `<name>_time`). */
+export type OpUpgrade = Exclude<OpFork, 'bedrock'>;
+
+export const OP_UPGRADES = OP_FORKS.filter((f): f is OpUpgrade => f !== 'bedrock');
 
 /** True when `fork` is `since` or a later fork. */
 export function atLeast(fork: OpFork, since: OpFork): boolean {

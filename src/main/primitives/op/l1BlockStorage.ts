@@ -8,8 +8,6 @@ import { atLeast, type OpFork } from './forks.js';
 import type { L1CostFork, L1CostParams } from './l1Cost.js';
 import type { OperatorFeeParams } from './operatorFee.js';
 
-export const L1_BLOCK_ADDRESS = '0x4200000000000000000000000000000000000015';
-
 export const L1_BLOCK_SLOTS = {
   number: 0n,
   l1BaseFee: 1n,

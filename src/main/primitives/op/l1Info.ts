@@ -5,7 +5,7 @@
 //   isthmus  setL1BlockValuesIsthmus()  packed + operatorFeeScalar u32, operatorFeeConstant u64, 176 bytes
 //   jovian   setL1BlockValuesJovian()   packed + daFootprintGasScalar u16, 178 bytes
 // A fork's activation block still uses the previous format (the contract is upgraded in that block).
-import { TernError } from '../../common/errors.js';
+import { TernError } from '../errors.js';
 import type { DepositTx } from '../tx/deposit/deposit.js';
 import { l1InfoDepositSourceHash } from '../tx/deposit/sourceHash.js';
 

@@ -2,11 +2,11 @@
 // consensus receipt does not carry — gas used per transaction, sender, contract address, effective and blob gas
 // prices, log positions — is derived from the block.
 import { keccak256 } from '../../native/keccak.js';
+import { toHex as hex } from '../bytes.js';
 import { bigintToBytes, rlpEncode } from '../rlp.js';
 import type { DecodedTx } from '../tx/decode.js';
 import type { Receipt } from './receipt.js';
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const qty = (n: bigint | number) => `0x${n.toString(16)}`;
 const GAS_PER_BLOB = 131072n;
 

@@ -1,7 +1,7 @@
 // Transaction receipts in their consensus encoding (what the receipts root commits to): typed envelopes from
 // EIP-2718 on, [status, cumulativeGasUsed, bloom, logs]. OP deposit receipts add depositNonce and
 // depositReceiptVersion (they come with the OP-Stack rules).
-import { TernError } from '../../common/errors.js';
+import { TernError } from '../errors.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../rlp.js';
 import { logsBloom } from './bloom.js';
 

@@ -1,22 +1,8 @@
 // The rollup configuration in op-node's rollup.json format: parsing with clear errors, fork predicates, the
 // per-fork protocol constants derivation reads, fork-time overrides, and the JSON form optimism_rollupConfig serves.
-import { TernError } from '../../common/errors.js';
+import { TernError } from '../errors.js';
+import { OP_UPGRADES, type OpUpgrade } from '../op/forks.js';
 import type { BlockId } from './blockRef.js';
-
-/** OP-Stack network upgrades in activation order (op-node's ForkName order). */
-export const OP_FORKS = [
-  'regolith',
-  'canyon',
-  'delta',
-  'ecotone',
-  'fjord',
-  'granite',
-  'holocene',
-  'isthmus',
-  'jovian',
-  'interop',
-] as const;
-export type OpFork = (typeof OP_FORKS)[number];
 
 /** Protocol constants (specs/protocol/derivation.md "Protocol Parameters", fjord/derivation.md). */
 export const MAX_FRAME_LEN = 1_000_000;
@@ -77,7 +63,7 @@ export interface RollupConfig {
   readonly l1ChainId: bigint;
   readonly l2ChainId: bigint;
   /** Activation timestamps; a fork that is absent never activates. */
-  readonly forks: Readonly<Partial<Record<OpFork, number>>>;
+  readonly forks: Readonly<Partial<Record<OpUpgrade, number>>>;
   /** Until (excluding) this L1 time, L1 info uses Cancun's blob base fee fraction even after L1's Prague. */
   readonly pectraBlobScheduleTime?: number;
   readonly batchInboxAddress: string;
@@ -174,7 +160,7 @@ const KNOWN_KEYS = new Set([
   'granite_channel_timeout',
   'l1_chain_id',
   'l2_chain_id',
-  ...OP_FORKS.map((f) => `${f}_time`),
+  ...OP_UPGRADES.map((f) => `${f}_time`),
   'pectra_blob_schedule_time',
   'batch_inbox_address',
   'deposit_contract_address',
@@ -203,8 +189,8 @@ export function parseRollupConfig(json: unknown): RollupConfig {
   if (unknown.length > 0) fail(`unknown field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
   const g = json.genesis;
   if (!isObj(g)) fail('genesis is missing (need genesis.l1, genesis.l2, genesis.l2_time, genesis.system_config)');
-  const forks: Partial<Record<OpFork, number>> = {};
-  for (const f of OP_FORKS) {
+  const forks: Partial<Record<OpUpgrade, number>> = {};
+  for (const f of OP_UPGRADES) {
     const t = optional(json, `${f}_time`, uint);
     if (t !== undefined) forks[f] = t;
   }
@@ -301,9 +287,9 @@ export function checkRollupConfig(cfg: RollupConfig): void {
     }
   }
   // Each fork needs its predecessor scheduled, at or before it (interop is experimental and only ordered).
-  for (let i = 1; i < OP_FORKS.length; i++) {
-    const prev = OP_FORKS[i - 1] as OpFork;
-    const fork = OP_FORKS[i] as OpFork;
+  for (let i = 1; i < OP_UPGRADES.length; i++) {
+    const prev = OP_UPGRADES[i - 1] as OpUpgrade;
+    const fork = OP_UPGRADES[i] as OpUpgrade;
     const a = cfg.forks[prev];
     const b = cfg.forks[fork];
     if (b === undefined) continue;
@@ -330,8 +316,8 @@ export interface ForkOverrides {
 }
 
 export function applyOverrides(cfg: RollupConfig, overrides: ForkOverrides): RollupConfig {
-  const forks: Partial<Record<OpFork, number>> = { ...cfg.forks };
-  for (const f of OP_FORKS) {
+  const forks: Partial<Record<OpUpgrade, number>> = { ...cfg.forks };
+  for (const f of OP_UPGRADES) {
     const t = (overrides as Partial<Record<string, number>>)[f];
     if (t !== undefined) forks[f] = uint(t, `--override.${f}`);
   }
@@ -348,13 +334,13 @@ export function applyOverrides(cfg: RollupConfig, overrides: ForkOverrides): Rol
 
 // ---- fork predicates (op-node: active iff the time is set and timestamp >= time) ----
 
-export function isForkActive(cfg: RollupConfig, fork: OpFork, timestamp: number): boolean {
+export function isForkActive(cfg: RollupConfig, fork: OpUpgrade, timestamp: number): boolean {
   const at = cfg.forks[fork];
   return at !== undefined && timestamp >= at;
 }
 
 /** The first L2 block at or after the fork; a fork active at genesis has no activation block. */
-export function isActivationBlock(cfg: RollupConfig, fork: OpFork, l2BlockTime: number): boolean {
+export function isActivationBlock(cfg: RollupConfig, fork: OpUpgrade, l2BlockTime: number): boolean {
   return (
     isForkActive(cfg, fork, l2BlockTime) &&
     l2BlockTime >= cfg.blockTime &&
@@ -371,13 +357,7 @@ export const isGranite = (c: RollupConfig, t: number) => isForkActive(c, 'granit
 export const isHolocene = (c: RollupConfig, t: number) => isForkActive(c, 'holocene', t);
 export const isIsthmus = (c: RollupConfig, t: number) => isForkActive(c, 'isthmus', t);
 export const isJovian = (c: RollupConfig, t: number) => isForkActive(c, 'jovian', t);
-export const isInterop = (c: RollupConfig, t: number) => isForkActive(c, 'interop', t);
 
-export const isEcotoneActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'ecotone', t);
-export const isFjordActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'fjord', t);
-export const isGraniteActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'granite', t);
-export const isHoloceneActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'holocene', t);
-export const isIsthmusActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'isthmus', t);
 export const isJovianActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'jovian', t);
 export const isInteropActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'interop', t);
 
@@ -402,11 +382,6 @@ export function channelTimeout(cfg: RollupConfig, l1Time: number): number {
 
 export function maxSequencerDrift(cfg: RollupConfig, l1Time: number): number {
   return isFjord(cfg, l1Time) ? MAX_SEQUENCER_DRIFT_FJORD : cfg.maxSequencerDrift;
-}
-
-/** L2 timestamp of an L2 block number (blocks are exactly block_time apart from genesis). */
-export function timestampForBlock(cfg: RollupConfig, l2Number: number): number {
-  return cfg.genesis.l2Time + (l2Number - cfg.genesis.l2.number) * cfg.blockTime;
 }
 
 // ---- op-node's JSON form (optimism_rollupConfig, dumps) ----
@@ -438,7 +413,7 @@ export function rollupConfigToJson(cfg: RollupConfig): Record<string, unknown> {
     l1_chain_id: num(cfg.l1ChainId),
     l2_chain_id: num(cfg.l2ChainId),
   };
-  for (const f of OP_FORKS) if (cfg.forks[f] !== undefined) out[`${f}_time`] = cfg.forks[f];
+  for (const f of OP_UPGRADES) if (cfg.forks[f] !== undefined) out[`${f}_time`] = cfg.forks[f];
   if (cfg.pectraBlobScheduleTime !== undefined) out.pectra_blob_schedule_time = cfg.pectraBlobScheduleTime;
   out.batch_inbox_address = cfg.batchInboxAddress;
   out.deposit_contract_address = cfg.depositContractAddress;

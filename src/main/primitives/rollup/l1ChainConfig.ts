@@ -1,9 +1,9 @@
 // The L1 fork schedule derivation needs (--rollup.l1-chain-config): when Cancun, Prague, Osaka and the blob-parameter-
 // only forks activate on L1 and their blob parameters, which fix the blob base fee written into the L1-info deposit.
 // The file is either a geth genesis (chain config under `.config`) or a bare chain config; the public L1s are built
-// in (networks/l1.ts, the same configs tern-exec's --mainnet ... run), and their file is ignored, as op-node does.
-import { TernError } from '../../common/errors.js';
-import { L1_PRESETS } from '../../networks/l1.js';
+// in (networks/l1ChainConfig.ts, the same configs tern-exec's --mainnet ... run), and their file is ignored, as
+// op-node does.
+import { TernError } from '../errors.js';
 import { isPectraBlobScheduleActive, type RollupConfig } from './config.js';
 
 export interface BlobParams {
@@ -28,23 +28,14 @@ const PRAGUE: BlobParams = { target: 6, max: 9, baseFeeUpdateFraction: 5007716n 
 /** geth's defaults, used for a fork whose blobSchedule entry is missing (Cancun/Prague/Osaka only). */
 const DEFAULT_SCHEDULE: Partial<Record<L1BlobFork, BlobParams>> = { cancun: CANCUN, prague: PRAGUE, osaka: PRAGUE };
 
-let known: Map<bigint, L1ChainConfig> | undefined;
-/** The built-in schedule of a public L1 (geth v1.16's mainnet, Sepolia, Holesky and Hoodi), or undefined. */
-export function knownL1ChainConfig(chainId: bigint): L1ChainConfig | undefined {
-  known ??= new Map(
-    Object.values(L1_PRESETS).map((p): [bigint, L1ChainConfig] => [p.chainId, parseL1ChainConfig(p.config)]),
-  );
-  return known.get(chainId);
-}
-
-function fail(message: string): never {
+export function failL1ChainConfig(message: string): never {
   throw new TernError('L1_CHAIN_CONFIG', `L1 chain config: ${message}`, { severity: 'critical' });
 }
 
 function uint(v: unknown, what: string): number {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
   if (typeof v === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
-  return fail(`${what} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return failL1ChainConfig(`${what} must be a non-negative integer, got ${JSON.stringify(v)}`);
 }
 
 type Obj = Record<string, unknown>;
@@ -52,10 +43,12 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 /** Parses either shape: `{config: {...}, alloc: ...}` (geth genesis) or the chain config object itself. */
 export function parseL1ChainConfig(json: unknown): L1ChainConfig {
-  if (!isObj(json)) fail('must be a JSON object');
+  if (!isObj(json)) failL1ChainConfig('must be a JSON object');
   const raw = isObj(json.config) ? json.config : json;
   if (raw.chainId === undefined || raw.chainId === null) {
-    fail('has no chainId (expected a chain config, or a genesis file with the chain config under "config")');
+    failL1ChainConfig(
+      'has no chainId (expected a chain config, or a genesis file with the chain config under "config")',
+    );
   }
   const chainId = BigInt(uint(raw.chainId, 'chainId'));
   const times: Partial<Record<L1BlobFork, number>> = {};
@@ -67,7 +60,7 @@ export function parseL1ChainConfig(json: unknown): L1ChainConfig {
   for (const f of L1_BLOB_FORKS) {
     const t = times[f];
     if (t === undefined) continue;
-    if (last && t < last[1]) fail(`${f}Time (${t}) is before ${last[0]}Time (${last[1]})`);
+    if (last && t < last[1]) failL1ChainConfig(`${f}Time (${t}) is before ${last[0]}Time (${last[1]})`);
     last = [f, t];
   }
   const blobSchedule: Partial<Record<L1BlobFork, BlobParams>> = {};
@@ -82,7 +75,7 @@ export function parseL1ChainConfig(json: unknown): L1ChainConfig {
       };
     } else if (times[f] !== undefined) {
       const d = DEFAULT_SCHEDULE[f];
-      if (d === undefined) fail(`${f}Time is set but blobSchedule.${f} is missing`);
+      if (d === undefined) failL1ChainConfig(`${f}Time is set but blobSchedule.${f} is missing`);
       blobSchedule[f] = d;
     }
   }
@@ -117,25 +110,4 @@ export function blobBaseFeeUpdateFraction(l1: L1ChainConfig, rollup: RollupConfi
     return (l1.blobSchedule.cancun ?? CANCUN).baseFeeUpdateFraction;
   }
   return params.baseFeeUpdateFraction;
-}
-
-/**
- * Picks the L1 schedule: built in for the public L1s (a given file is ignored), else the parsed file, whose
- * chain id must match the rollup's l1_chain_id.
- */
-export function resolveL1ChainConfig(rollup: RollupConfig, fileJson?: unknown): L1ChainConfig {
-  const known = knownL1ChainConfig(rollup.l1ChainId);
-  if (known) return known;
-  if (fileJson === undefined) {
-    throw new TernError(
-      'L1_CHAIN_CONFIG',
-      `L1 chain ${rollup.l1ChainId} is not a well-known chain: pass its chain config with --rollup.l1-chain-config`,
-      { severity: 'critical' },
-    );
-  }
-  const cfg = parseL1ChainConfig(fileJson);
-  if (cfg.chainId !== rollup.l1ChainId) {
-    fail(`chainId ${cfg.chainId} does not match the rollup config's l1_chain_id ${rollup.l1ChainId}`);
-  }
-  return cfg;
 }

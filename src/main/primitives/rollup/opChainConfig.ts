@@ -5,7 +5,8 @@
 // Shanghai, Ecotone: Cancun, Isthmus: Prague); EIP-1559 parameters come from chain_op_config. OP Mainnet keeps its
 // pre-Bedrock history (Berlin at its legacy block, London and the merge with Bedrock), as op-geth special-cases it.
 import { type ChainConfig, GENESIS_BLOCK_FORKS, parseChainConfig } from '../chainConfig.js';
-import type { OpFork, RollupConfig } from './config.js';
+import type { OpUpgrade } from '../op/forks.js';
+import type { RollupConfig } from './config.js';
 
 /**
  * op-geth's defaults (params.OptimismConfig of OP Mainnet and the superchain): used when a rollup config predates
@@ -14,7 +15,7 @@ import type { OpFork, RollupConfig } from './config.js';
 const DEFAULT_OP_EIP1559 = { eip1559Elasticity: 6n, eip1559Denominator: 50n, eip1559DenominatorCanyon: 250n };
 
 /** OP upgrade → the chain config's time fields it sets. */
-const TIME_FIELDS: Record<OpFork, readonly string[]> = {
+const TIME_FIELDS: Record<OpUpgrade, readonly string[]> = {
   regolith: ['regolithTime'],
   canyon: ['canyonTime', 'shanghaiTime'],
   delta: [],
@@ -42,7 +43,7 @@ export function opChainConfigJson(rc: RollupConfig): Record<string, unknown> {
     json.berlinBlock = OP_MAINNET_BERLIN_BLOCK;
     for (const f of OP_MAINNET_BEDROCK_FORKS) json[f] = rc.genesis.l2.number;
   }
-  for (const [fork, fields] of Object.entries(TIME_FIELDS) as [OpFork, readonly string[]][]) {
+  for (const [fork, fields] of Object.entries(TIME_FIELDS) as [OpUpgrade, readonly string[]][]) {
     const at = rc.forks[fork];
     if (at === undefined) continue;
     for (const field of fields) json[field] = at;

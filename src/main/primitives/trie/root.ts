@@ -3,6 +3,7 @@
 // its children are. The native module does the same in Rust; the JS twins are exported for tests and benchmarks.
 import { nativeFunction } from '../../native/index.js';
 import { keccak256, keccak256Batch, packInputs } from '../../native/keccak.js';
+import { EMPTY_STRING, headerLength, stringLength, writeHeader, writeString } from './node.js';
 
 const MAX_OFFSET = 0xffff_ffff;
 
@@ -13,8 +14,6 @@ export type TrieEntry = readonly [key: Uint8Array, value: Uint8Array];
 export const EMPTY_TRIE_ROOT: Uint8Array = Uint8Array.from(
   Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex'),
 );
-
-const EMPTY_STRING = 0x80;
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
@@ -28,40 +27,6 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 function nibble(key: Uint8Array, i: number): number {
   const b = key[i >> 1] as number;
   return i & 1 ? b & 0x0f : b >> 4;
-}
-
-/** Bytes of the RLP header for a payload of `len` bytes. */
-function headerLength(len: number): number {
-  if (len < 56) return 1;
-  let n = 1;
-  for (let l = len; l > 0xff; l = Math.floor(l / 256)) n++;
-  return 1 + n;
-}
-
-/** Writes the RLP header of a string (`short` 0x80) or list (0xc0) payload of `len` bytes; returns the next index. */
-function writeHeader(out: Uint8Array, at: number, len: number, short: number): number {
-  if (len < 56) {
-    out[at] = short + len;
-    return at + 1;
-  }
-  const n = headerLength(len) - 1;
-  out[at] = short + 55 + n;
-  for (let i = n; i >= 1; i--, len = Math.floor(len / 256)) out[at + i] = len & 0xff;
-  return at + 1 + n;
-}
-
-function stringLength(b: Uint8Array): number {
-  return b.length === 1 && (b[0] as number) < 0x80 ? 1 : headerLength(b.length) + b.length;
-}
-
-function writeString(out: Uint8Array, at: number, b: Uint8Array): number {
-  if (b.length === 1 && (b[0] as number) < 0x80) {
-    out[at] = b[0] as number;
-    return at + 1;
-  }
-  const p = writeHeader(out, at, b.length, 0x80);
-  out.set(b, p);
-  return p + b.length;
 }
 
 /** Hex-prefix (compact) encoding of key nibbles [from, to), flagged as a leaf or an extension path. */

@@ -2,8 +2,8 @@
 // reads (TransactionLike), without @ethereumjs/tx's class machinery: block import decodes every transaction,
 // so this stays a flat field read. Signature checks and sender recovery live in exec/senders.
 import { Address } from '@ethereumjs/util';
-import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
+import { TernError } from '../errors.js';
 import { asBytes, asList, bytesToBigint, type RlpDecoded, rlpDecode } from '../rlp.js';
 import { DEPOSIT_TX_TYPE, decodeDepositTx } from './deposit/deposit.js';
 

@@ -1,8 +1,9 @@
 // Transactions as eth_getTransactionByHash returns them (geth's RPCTransaction): fields by type, the effective
 // gas price for mined 1559-style transactions, and the block position when the transaction is mined.
+
+import { toHex as hex } from '../bytes.js';
 import type { DecodedTx } from './decode.js';
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const qty = (n: bigint | number) => `0x${n.toString(16)}`;
 
 export interface TxPosition {

@@ -5,8 +5,8 @@ import { ChannelManager, type TxData } from '../../../../src/main/batcher/channe
 import { batcherPayload } from '../../../../src/main/batcher/l1Tx.js';
 import { type L2Block, l2BlockFromRpc } from '../../../../src/main/batcher/l2Block.js';
 import { createLogger } from '../../../../src/main/common/logger/index.js';
-import { parseFrames } from '../../../../src/main/node/derive/frame.js';
-import { decodeBlobData, MAX_BLOB_DATA_SIZE } from '../../../../src/main/node/l1/blobData.js';
+import { decodeBlobData, MAX_BLOB_DATA_SIZE } from '../../../../src/main/protocol/blob/blobData.js';
+import { parseFrames } from '../../../../src/main/protocol/channel/frame.js';
 import { decodeBatches } from './decodeBatches.js';
 import { type Epoch, fakeL2Chain, L2_CHAIN_ID, userTxsOf } from './l2Fixtures.js';
 

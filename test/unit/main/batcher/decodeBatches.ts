@@ -1,11 +1,11 @@
 // Test helper: runs batcher transaction data back through the derivation's own decoders (frames, channel
 // reassembly, decompression, batch decoding, span expansion) and returns one entry per L2 block.
 import { keccak256 } from '../../../../src/main/native/keccak.js';
-import { decodeBatchData, SINGULAR_BATCH_TYPE } from '../../../../src/main/node/derive/batch/batchCodec.js';
-import { deriveSpanBatch } from '../../../../src/main/node/derive/batch/spanBatch.js';
 import { BatchReader } from '../../../../src/main/node/derive/channelReader.js';
-import { decompressChannel } from '../../../../src/main/node/derive/decompress.js';
-import { channelIdHex, type Frame, parseFrames } from '../../../../src/main/node/derive/frame.js';
+import { decodeBatchData, SINGULAR_BATCH_TYPE } from '../../../../src/main/protocol/batch/batchCodec.js';
+import { deriveSpanBatch } from '../../../../src/main/protocol/batch/spanBatch.js';
+import { decompressChannel } from '../../../../src/main/protocol/channel/decompress.js';
+import { channelIdHex, type Frame, parseFrames } from '../../../../src/main/protocol/channel/frame.js';
 
 export interface DecodedBlock {
   timestamp: number;

@@ -3,8 +3,8 @@ import { BatchSubmitter, type DriverOptions } from '../../../../src/main/batcher
 import { channelDefaults } from '../../../../src/main/batcher/options.js';
 import type { L1Rpc, TxCandidate, TxManager, TxReceipt } from '../../../../src/main/batcher/txmgr.js';
 import { createLogger } from '../../../../src/main/common/logger/index.js';
-import { parseFrames } from '../../../../src/main/node/derive/frame.js';
 import { parseRollupConfig } from '../../../../src/main/primitives/rollup/config.js';
+import { parseFrames } from '../../../../src/main/protocol/channel/frame.js';
 import { decodeBatches } from './decodeBatches.js';
 import { type Epoch, fakeL2Chain, L2_CHAIN_ID, userTxsOf } from './l2Fixtures.js';
 

@@ -12,9 +12,9 @@ import {
 } from '../../../../src/main/batcher/l1Tx.js';
 import { splitBlobTx, validateSidecar } from '../../../../src/main/exec/txpool/sidecar.js';
 import { keccak256 } from '../../../../src/main/native/keccak.js';
-import { type Frame, parseFrames } from '../../../../src/main/node/derive/frame.js';
-import { decodeBlobData } from '../../../../src/main/node/l1/blobData.js';
 import { decodeTransaction } from '../../../../src/main/primitives/tx/decode.js';
+import { decodeBlobData } from '../../../../src/main/protocol/blob/blobData.js';
+import { type Frame, parseFrames } from '../../../../src/main/protocol/channel/frame.js';
 
 const KEY = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
 const INBOX = '0xff00000000000000000000000000000000000901';

@@ -4,8 +4,8 @@ import { txManagerDefaults } from '../../../../src/main/batcher/options.js';
 import { type L1Rpc, TxManager } from '../../../../src/main/batcher/txmgr.js';
 import { createLogger } from '../../../../src/main/common/logger/index.js';
 import { splitBlobTx } from '../../../../src/main/exec/txpool/sidecar.js';
-import { encodeBlobData } from '../../../../src/main/node/l1/blobData.js';
 import { type DecodedTx, decodeTransaction } from '../../../../src/main/primitives/tx/decode.js';
+import { encodeBlobData } from '../../../../src/main/protocol/blob/blobData.js';
 
 const logger = createLogger({ level: 'silent', format: 'logfmt', stream: { write: () => true } }).logger;
 const signer = signerFromPrivateKey('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');

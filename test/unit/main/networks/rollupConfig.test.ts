@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { NETWORK_NAMES } from '../../../../src/main/cli/networks.js';
+import { knownL1ChainConfig } from '../../../../src/main/networks/l1ChainConfig.js';
 import { requireRegistryNetwork } from '../../../../src/main/networks/registry.js';
 import { loadNetworkRollupConfig, registryRollupJson } from '../../../../src/main/networks/rollupConfig.js';
 import { rollupConfigToJson } from '../../../../src/main/primitives/rollup/config.js';
-import { knownL1ChainConfig } from '../../../../src/main/primitives/rollup/l1ChainConfig.js';
 import { FIXTURES } from '../../../helpers/paths.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: TOML documents are untyped

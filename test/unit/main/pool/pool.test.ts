@@ -3,13 +3,14 @@ import { threadId } from 'node:worker_threads';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TernError } from '../../../../src/main/common/errors.js';
-import type { KeccakTasks } from '../../../../src/main/hashing/pooled.js';
 import { packInputs } from '../../../../src/main/native/keccak.js';
 import { inlinePool } from '../../../../src/main/pool/inline.js';
-import type { WorkerPool } from '../../../../src/main/pool/interface.js';
+import type { TaskMapOf, WorkerPool } from '../../../../src/main/pool/interface.js';
 import { PiscinaPool } from '../../../../src/main/pool/piscina.js';
 import { workerPath } from '../../../../src/main/pool/workerPath.js';
 import * as keccakTasks from '../../../../src/workers/keccak.js';
+
+type KeccakTasks = TaskMapOf<typeof keccakTasks>;
 
 interface Shape {
   threads?: number;

@@ -6,8 +6,6 @@ const addr = (hex: string) => new Address(Uint8Array.from(Buffer.from(hex, 'hex'
 
 /** L1Block: holds the L1 attributes the L1-cost function reads. */
 export const L1_BLOCK_ADDRESS = addr('4200000000000000000000000000000000000015');
-/** L2ToL1MessagePasser: its storage root is the header's withdrawalsRoot from Isthmus. */
-export const L2_TO_L1_MESSAGE_PASSER_ADDRESS = addr('4200000000000000000000000000000000000016');
 /** Receives the base fee (instead of burning it). */
 export const BASE_FEE_VAULT_ADDRESS = addr('4200000000000000000000000000000000000019');
 /** Receives the L1 data fee. */

@@ -1,7 +1,8 @@
 // The OP deposit transaction (type 0x7e): 0x7e || rlp([sourceHash, from, to, mint, value, gas, isSystemTx, data]).
 // No nonce and no signature; the source hash makes each deposit unique.
-import { TernError } from '../../../common/errors.js';
+
 import { keccak256 } from '../../../native/keccak.js';
+import { TernError } from '../../errors.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../../rlp.js';
 
 export const DEPOSIT_TX_TYPE = 0x7e;

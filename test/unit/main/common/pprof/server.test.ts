@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import type { ListenerAddress } from '../../../../../src/main/common/metrics/listener.js';
 import { PprofServer } from '../../../../../src/main/common/pprof/server.js';
-import { createKeccakPool } from '../../../../../src/main/hashing/pooled.js';
+import type { TaskMapOf } from '../../../../../src/main/pool/interface.js';
+import { PiscinaPool } from '../../../../../src/main/pool/piscina.js';
+import type * as keccakTasks from '../../../../../src/workers/keccak.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const dir = mkdtempSync(join(tmpdir(), 'tern-pprof-'));
@@ -45,7 +47,7 @@ describe('PprofServer', () => {
   });
 
   it('a CPU profile taken while a pool is busy covers the worker thread, and go tool pprof reads it', async () => {
-    const pool = createKeccakPool({ threads: 1 });
+    const pool = new PiscinaPool<TaskMapOf<typeof keccakTasks>>('keccak', { threads: 1 });
     try {
       const data = new Uint8Array(1 << 20).fill(7);
       const offsets = Uint32Array.from({ length: 1025 }, (_, i) => i * 1024);

@@ -4,9 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RpcClient, retryTransient } from '../../../../../src/main/common/rpc/client.js';
-import { RpcError, RpcTransportError } from '../../../../../src/main/common/rpc/errors.js';
 import { HttpRpcServer, type HttpRpcServerOptions } from '../../../../../src/main/common/rpc/http.js';
 import { createAuthRpcServer } from '../../../../../src/main/common/rpc/listeners.js';
+import { RpcError, RpcTransportError } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import { recordingLogger, testRegistry } from './helpers.js';
 
 const closers: (() => Promise<void>)[] = [];

@@ -2,8 +2,8 @@
 // and content headers) and a small registry.
 import { request } from 'node:http';
 import type { Logger, LogLevel } from '../../../../../src/main/common/logger/index.js';
-import { RpcError } from '../../../../../src/main/common/rpc/errors.js';
 import { RpcRegistry, type Subscription } from '../../../../../src/main/common/rpc/registry.js';
+import { RpcError } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 
 export interface LogEntry {
   level: LogLevel;

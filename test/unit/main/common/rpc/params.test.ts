@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { RpcError } from '../../../../../src/main/common/rpc/errors.js';
 import {
   checkArity,
   decodeAddress,
@@ -13,6 +12,7 @@ import {
   param,
   toQuantity,
 } from '../../../../../src/main/common/rpc/params.js';
+import { RpcError } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 
 function rpcError(fn: () => unknown): RpcError {
   try {

@@ -3,7 +3,6 @@ import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import type { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { processBlock } from '../../../../../src/main/exec/chain/processBlock.js';
-import { createKzg } from '../../../../../src/main/exec/evm/kzg.js';
 import {
   CONSOLIDATION_QUEUE_ADDRESS,
   HISTORY_STORAGE_ADDRESS,
@@ -11,11 +10,12 @@ import {
 } from '../../../../../src/main/exec/evm/system.js';
 import { Executor } from '../../../../../src/main/exec/evm/transition.js';
 import { FlatState } from '../../../../../src/main/exec/state/flatState.js';
-import { toHexKey } from '../../../../../src/main/exec/state/hex.js';
 import type { AccountRecord, StateReader } from '../../../../../src/main/exec/state/interface.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { EMPTY_UNCLE_HASH, type Header } from '../../../../../src/main/primitives/block/header.js';
+import { toHexKey } from '../../../../../src/main/primitives/bytes.js';
 import { parseChainConfig } from '../../../../../src/main/primitives/chainConfig.js';
+import { createKzg } from '../../../../../src/main/protocol/crypto/kzg.js';
 
 const hex = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
 // Stores its calldata's first word in slot 0.

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { DbErrorCode, type KVStore } from '../../../../../src/main/common/db/interface.js';
+import { MemoryStore } from '../../../../../src/main/common/db/memory.js';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { BlockCache } from '../../../../../src/main/exec/db/blockCache.js';
 import {
@@ -45,8 +47,6 @@ import {
   writeTxLookups,
 } from '../../../../../src/main/exec/db/chain.js';
 import { Freezer } from '../../../../../src/main/exec/db/freezer.js';
-import { DbErrorCode, type KVStore } from '../../../../../src/main/exec/db/interface.js';
-import { MemoryStore } from '../../../../../src/main/exec/db/memory.js';
 import { canonicalHashKey, headerKey, receiptsKey, TablePrefix } from '../../../../../src/main/exec/db/schema.js';
 import {
   deleteAllStorage,

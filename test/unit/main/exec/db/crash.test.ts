@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LmdbStore } from '../../../../../src/main/common/db/lmdb.js';
 import { projectRoot } from '../../../../../src/main/common/paths.js';
-import { LmdbStore } from '../../../../../src/main/exec/db/lmdb.js';
 import { batchValue, decodeN, encodeN, key, keysIn, LAST } from './crashLayout.mjs';
 
 const CHILD = fileURLToPath(new URL('./crashChild.mjs', import.meta.url));

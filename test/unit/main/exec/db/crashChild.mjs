@@ -7,7 +7,7 @@
 // and reports "committed <n>" on stdout once commit() has resolved. Up to `inflight` commits run at once.
 // Shared with the test: the layout helpers in crashLayout.mjs.
 
-import { LmdbStore } from '../../../../../dist/src/main/exec/db/lmdb.js';
+import { LmdbStore } from '../../../../../dist/src/main/common/db/lmdb.js';
 import { batchValue, decodeN, encodeN, key, keysIn, LAST } from './crashLayout.mjs';
 
 const [path, inflightArg] = process.argv.slice(2);

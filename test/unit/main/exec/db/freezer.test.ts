@@ -2,9 +2,9 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DbErrorCode } from '../../../../../src/main/common/db/interface.js';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { ANCIENT_TABLES, type AncientBlock, Freezer } from '../../../../../src/main/exec/db/freezer.js';
-import { DbErrorCode } from '../../../../../src/main/exec/db/interface.js';
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TernError } from '../../../../../src/main/common/errors.js';
 import {
   compareBytes,
   DbErrorCode,
@@ -10,9 +9,10 @@ import {
   type KVStore,
   MAX_KEY_LENGTH,
   prefixEnd,
-} from '../../../../../src/main/exec/db/interface.js';
-import { LmdbStore } from '../../../../../src/main/exec/db/lmdb.js';
-import { MemoryStore } from '../../../../../src/main/exec/db/memory.js';
+} from '../../../../../src/main/common/db/interface.js';
+import { LmdbStore } from '../../../../../src/main/common/db/lmdb.js';
+import { MemoryStore } from '../../../../../src/main/common/db/memory.js';
+import { TernError } from '../../../../../src/main/common/errors.js';
 
 const dirs: string[] = [];
 afterAll(() => {

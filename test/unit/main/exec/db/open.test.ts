@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DbErrorCode } from '../../../../../src/main/common/db/interface.js';
+import { LmdbStore } from '../../../../../src/main/common/db/lmdb.js';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import {
   readCanonicalHash,
@@ -13,8 +15,6 @@ import {
   writeSchemaVersion,
 } from '../../../../../src/main/exec/db/chain.js';
 import { Freezer } from '../../../../../src/main/exec/db/freezer.js';
-import { DbErrorCode } from '../../../../../src/main/exec/db/interface.js';
-import { LmdbStore } from '../../../../../src/main/exec/db/lmdb.js';
 import { detectEngine, openDatabase, resolveDbPaths, resolveEngine } from '../../../../../src/main/exec/db/open.js';
 import { SCHEMA_VERSION } from '../../../../../src/main/exec/db/schema.js';
 

@@ -1,7 +1,7 @@
 // Worker thread of threads.test.ts: opens the same LMDB directory through the compiled LmdbStore and reads it while
 // the main thread writes.
 import { parentPort, workerData } from 'node:worker_threads';
-import { LmdbStore } from '../../../../../dist/src/main/exec/db/lmdb.js';
+import { LmdbStore } from '../../../../../dist/src/main/common/db/lmdb.js';
 
 const dec = new TextDecoder();
 const key = new TextEncoder().encode('v');

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TernError, UsageError } from '../../../../../src/main/common/errors.js';
+import { type RaisedFdLimit, setFdLimit } from '../../../../../src/main/common/fdlimit.js';
 import type { Logger } from '../../../../../src/main/common/logger/index.js';
 import { allocateDatabaseResources, storageSize } from '../../../../../src/main/exec/db/resources.js';
-import { type RaisedFdLimit, setFdLimit } from '../../../../../src/main/native/fdlimit.js';
 
 type Line = [level: string, msg: string, ctx: Record<string, unknown> | undefined];
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LmdbStore } from '../../../../../src/main/common/db/lmdb.js';
 import { projectRoot } from '../../../../../src/main/common/paths.js';
-import { LmdbStore } from '../../../../../src/main/exec/db/lmdb.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tern-threads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

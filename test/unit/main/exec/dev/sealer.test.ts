@@ -19,10 +19,10 @@ import {
   type DevSealerOptions,
   devFinalizedNumber,
 } from '../../../../../src/main/exec/dev/sealer.js';
-import { load as loadCKzg } from '../../../../../src/main/exec/evm/kzg.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { keccak256 as keccak } from '../../../../../src/main/native/keccak.js';
+import { load as loadCKzg } from '../../../../../src/main/protocol/crypto/kzg.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const ACCOUNT = privateKeyToAccount(`0x${'42'.repeat(32)}`);

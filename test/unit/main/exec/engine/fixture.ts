@@ -8,10 +8,10 @@ import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { EngineApi, type EngineApiOptions } from '../../../../../src/main/exec/engine/api.js';
-import type { PayloadAttributes } from '../../../../../src/main/exec/engine/types.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import type { PendingTx, TxPool } from '../../../../../src/main/exec/txpool/interface.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
+import type { PayloadAttributes } from '../../../../../src/main/protocol/engine/types.js';
 
 export const KEY = '0x8a1f9a8f95be41cd7ccb6168179afb4504aefe388d1e14474d32c45c72ce7b7a' as const;
 export const ACCOUNT = privateKeyToAccount(KEY);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcErrorCode } from '../../../../../src/main/common/rpc/errors.js';
+import { RpcErrorCode } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import { buildBlock, type EngineFixture, engineFixture, hex, pending, transfer } from './fixture.js';
 
 const code = (fn: () => unknown) => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcErrorCode } from '../../../../../src/main/common/rpc/errors.js';
-import type { ExecutionPayload } from '../../../../../src/main/exec/engine/types.js';
+import type { ExecutionPayload } from '../../../../../src/main/protocol/engine/types.js';
+import { RpcErrorCode } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import {
   attributes,
   buildBlock,

@@ -3,8 +3,8 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { createBlockEnv, forkRules } from '../../../../../src/main/exec/evm/env.js';
-import { createKzg, load as loadKzg } from '../../../../../src/main/exec/evm/kzg.js';
-import { fromHex, toHexKey } from '../../../../../src/main/exec/state/hex.js';
+import { fromHex, toHexKey } from '../../../../../src/main/primitives/bytes.js';
+import { createKzg, load as loadKzg } from '../../../../../src/main/protocol/crypto/kzg.js';
 
 const common = new Common({ chain: Mainnet });
 const base = {

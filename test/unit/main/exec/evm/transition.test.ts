@@ -5,13 +5,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { createBlockEnv } from '../../../../../src/main/exec/evm/env.js';
 import type { TransactionLike } from '../../../../../src/main/exec/evm/interface.js';
-import { createKzg } from '../../../../../src/main/exec/evm/kzg.js';
 import { applyTransaction, type BlockContext, Executor } from '../../../../../src/main/exec/evm/transition.js';
 import { FlatState } from '../../../../../src/main/exec/state/flatState.js';
-import { fromHex, toHexKey } from '../../../../../src/main/exec/state/hex.js';
 import type { AccountRecord, StateReader } from '../../../../../src/main/exec/state/interface.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
+import { fromHex, toHexKey } from '../../../../../src/main/primitives/bytes.js';
 import { rlpEncode } from '../../../../../src/main/primitives/rlp.js';
+import { createKzg } from '../../../../../src/main/protocol/crypto/kzg.js';
 
 interface Secp256k1 {
   publicKeyCreate(priv: Uint8Array, compressed?: boolean): Uint8Array;

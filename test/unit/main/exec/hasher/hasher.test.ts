@@ -5,21 +5,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LmdbStore } from '../../../../../src/main/exec/db/lmdb.js';
+import { LmdbStore } from '../../../../../src/main/common/db/lmdb.js';
 import { writeTrieNode } from '../../../../../src/main/exec/db/state.js';
-import { decodeDiff, encodeDiff } from '../../../../../src/main/exec/hasher/codec.js';
 import { InlineTrieHasher } from '../../../../../src/main/exec/hasher/inline.js';
 import type { TrieHasher } from '../../../../../src/main/exec/hasher/interface.js';
-import { NODE_CACHE_ENTRY_OVERHEAD, NodeCache } from '../../../../../src/main/exec/hasher/nodeCache.js';
 import { PooledTrieHasher } from '../../../../../src/main/exec/hasher/pooled.js';
+import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import {
   type AccountChange,
   StateCommitment,
   type StateDiff,
-} from '../../../../../src/main/exec/state/trie/commitment.js';
-import { MemoryNodeStore } from '../../../../../src/main/exec/state/trie/memory.js';
-import { keccak256 } from '../../../../../src/main/native/keccak.js';
+} from '../../../../../src/main/primitives/trie/commitment.js';
+import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.js';
+import { NODE_CACHE_ENTRY_OVERHEAD, NodeCache } from '../../../../../src/main/primitives/trie/nodeCache.js';
 import { EMPTY_TRIE_ROOT } from '../../../../../src/main/primitives/trie/root.js';
+import { decodeDiff, encodeDiff } from '../../../../../src/main/protocol/hasher/codec.js';
 import { type XorshiftRng, xorshiftRng } from '../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

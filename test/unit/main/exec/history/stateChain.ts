@@ -8,8 +8,8 @@ import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import type { AccountDiff, StateDiff } from '../../../../../src/main/exec/state/interface.js';
 import { DbStateReader, EMPTY_CODE_HASH } from '../../../../../src/main/exec/state/stateStore.js';
-import { StateCommitment } from '../../../../../src/main/exec/state/trie/commitment.js';
 import { type Header, headerHash } from '../../../../../src/main/primitives/block/header.js';
+import { StateCommitment } from '../../../../../src/main/primitives/trie/commitment.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 const GENESIS = join(FIXTURES, 'execution-apis/tests/genesis.json');

@@ -1,8 +1,8 @@
 // A generated chain written straight into the chain tables: headers with the right logs bloom, empty bodies and
 // receipts with random logs over a small set of addresses and topics (so filters hit often and miss often).
 
+import type { KVStore } from '../../../../../src/main/common/db/interface.js';
 import * as chain from '../../../../../src/main/exec/db/chain.js';
-import type { KVStore } from '../../../../../src/main/exec/db/interface.js';
 import { encodeHeader, type Header, headerHash } from '../../../../../src/main/primitives/block/header.js';
 import { logsBloom } from '../../../../../src/main/primitives/receipt/bloom.js';
 import { encodeReceipt, type Log, type Receipt } from '../../../../../src/main/primitives/receipt/receipt.js';

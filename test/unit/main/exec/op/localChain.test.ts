@@ -9,7 +9,6 @@ import { createFeeMarket1559Tx } from '@ethereumjs/tx';
 import { Address, KECCAK256_NULL } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { processBlock } from '../../../../../src/main/exec/chain/processBlock.js';
-import { createKzg } from '../../../../../src/main/exec/evm/kzg.js';
 import {
   BASE_FEE_VAULT_ADDRESS,
   L1_BLOCK_ADDRESS,
@@ -23,14 +22,15 @@ import {
 } from '../../../../../src/main/exec/evm/op/create2deployer.js';
 import { Executor } from '../../../../../src/main/exec/evm/transition.js';
 import { FlatState } from '../../../../../src/main/exec/state/flatState.js';
-import { toHexKey } from '../../../../../src/main/exec/state/hex.js';
 import type { AccountRecord, StateReader } from '../../../../../src/main/exec/state/interface.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import type { Block } from '../../../../../src/main/primitives/block/block.js';
 import { EMPTY_UNCLE_HASH, type Header } from '../../../../../src/main/primitives/block/header.js';
+import { toHexKey } from '../../../../../src/main/primitives/bytes.js';
 import { parseChainConfig } from '../../../../../src/main/primitives/chainConfig.js';
 import { flzCompressLen } from '../../../../../src/main/primitives/op/fastlz.js';
 import { encodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
+import { createKzg } from '../../../../../src/main/protocol/crypto/kzg.js';
 
 const addr = (hex: string) => new Address(Uint8Array.from(Buffer.from(hex.padStart(40, '0'), 'hex')));
 const ETH = 10n ** 18n;

@@ -1,7 +1,6 @@
 // The call object (geth's TransactionArgs) and the pure parts of calls: field decoding, CallDefaults, ToMessage,
 // revert reasons (abi.UnpackRevert) and the base fee math of the fee history.
 import { describe, expect, it } from 'vitest';
-import { RpcError } from '../../../../../src/main/common/rpc/errors.js';
 import { ParamError } from '../../../../../src/main/common/rpc/params.js';
 import { revertError, unpackRevert, vmErrorMessage } from '../../../../../src/main/exec/evm/call.js';
 import { callDefaults, toMessage } from '../../../../../src/main/exec/evm/callMessage.js';
@@ -12,6 +11,7 @@ import { ETHEREUM_BASE_FEE_PARAMS, nextBaseFee } from '../../../../../src/main/p
 import type { Header } from '../../../../../src/main/primitives/block/header.js';
 import { parseChainConfig } from '../../../../../src/main/primitives/chainConfig.js';
 import type { DecodedTx } from '../../../../../src/main/primitives/tx/decode.js';
+import { RpcError } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 
 const bytes = (h: string) => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'));
 

@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '../../../../../src/main/common/logger/index.js';
-import { RpcError } from '../../../../../src/main/common/rpc/errors.js';
 import { type CallContext, RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
@@ -16,6 +15,7 @@ import { ExecRpcBackend, type ExecRpcOptions } from '../../../../../src/main/exe
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { decodeBlock } from '../../../../../src/main/primitives/block/block.js';
 import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
+import { RpcError } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 export const EXECUTION_APIS = join(FIXTURES, 'execution-apis/tests');

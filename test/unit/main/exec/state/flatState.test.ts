@@ -1,9 +1,9 @@
 import { Account, Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { FlatState } from '../../../../../src/main/exec/state/flatState.js';
-import { bigintToMinimalBytes, fromHex, toHexKey } from '../../../../../src/main/exec/state/hex.js';
 import type { AccountRecord, StateReader } from '../../../../../src/main/exec/state/interface.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
+import { bigintToMinimalBytes, fromHex, toHexKey } from '../../../../../src/main/primitives/bytes.js';
 
 const addr = (n: number) => new Address(Uint8Array.from({ length: 20 }, (_, i) => (i === 19 ? n : 0)));
 const slot = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n : 0));

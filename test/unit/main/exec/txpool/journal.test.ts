@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
-import { recoverSender } from '../../../../../src/main/exec/senders/recover.js';
 import { TxJournal } from '../../../../../src/main/exec/txpool/journal.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { splitBlobTx } from '../../../../../src/main/exec/txpool/sidecar.js';
+import { recoverSender } from '../../../../../src/main/protocol/senders/recover.js';
 import { EXECUTION_APIS } from '../rpc/chain.js';
 import { FakeChain, type Key, keys, tx } from './fakeChain.js';
 

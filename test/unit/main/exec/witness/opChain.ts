@@ -9,7 +9,6 @@
 import { writeFileSync } from 'node:fs';
 import { ChainView } from '../../../../../src/main/exec/chain/chainView.js';
 import { payloadVersionAt } from '../../../../../src/main/exec/engine/api.js';
-import type { PayloadAttributes } from '../../../../../src/main/exec/engine/types.js';
 import { L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS } from '../../../../../src/main/exec/evm/op/constants.js';
 import { generateWitness } from '../../../../../src/main/exec/witness/generate.js';
 import { witnessPreimages } from '../../../../../src/main/exec/witness/witness.js';
@@ -17,6 +16,7 @@ import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { headerToJson } from '../../../../../src/main/primitives/block/header.js';
 import { GENESIS_BLOCK_FORKS } from '../../../../../src/main/primitives/chainConfig.js';
 import { encodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
+import type { PayloadAttributes } from '../../../../../src/main/protocol/engine/types.js';
 import { ACCOUNT, bytes, type EngineFixture, engineFixture, hex, ZERO32 } from '../engine/fixture.js';
 
 export const CHAIN_ID = 901;

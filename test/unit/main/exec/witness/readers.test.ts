@@ -4,15 +4,15 @@
 // its hash named.
 import { describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../src/main/common/errors.js';
-import { toHexKey } from '../../../../../src/main/exec/state/hex.js';
 import { EMPTY_CODE_HASH } from '../../../../../src/main/exec/state/stateStore.js';
-import { StateCommitment, type StateDiff } from '../../../../../src/main/exec/state/trie/commitment.js';
-import { MemoryNodeStore } from '../../../../../src/main/exec/state/trie/memory.js';
 import { TrieStateReader } from '../../../../../src/main/exec/state/trieReader.js';
 import { PreimageStore } from '../../../../../src/main/exec/witness/preimages.js';
 import { RecordingNodeReader, RecordingStateReader } from '../../../../../src/main/exec/witness/recorder.js';
 import { FaultLog, WitnessStateReader } from '../../../../../src/main/exec/witness/statelessReader.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
+import { toHexKey } from '../../../../../src/main/primitives/bytes.js';
+import { StateCommitment, type StateDiff } from '../../../../../src/main/primitives/trie/commitment.js';
+import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.js';
 import { EMPTY_TRIE_ROOT } from '../../../../../src/main/primitives/trie/root.js';
 
 const address = (i: number) => Uint8Array.from(Buffer.from(i.toString(16).padStart(40, '0'), 'hex'));

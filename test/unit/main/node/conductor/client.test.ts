@@ -2,12 +2,12 @@
 // payload envelope in op-node's JSON shape, active, retries once on failure, timeouts, and the leader override.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
-import { serverError } from '../../../../../src/main/common/rpc/errors.js';
 import type { HttpRpcServer } from '../../../../../src/main/common/rpc/http.js';
 import { createNodeRpcServer } from '../../../../../src/main/common/rpc/listeners.js';
 import { RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
 import { ConductorClient } from '../../../../../src/main/node/conductor/client.js';
 import type { ExecutionPayload } from '../../../../../src/main/node/engine/interface.js';
+import { serverError } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type AttributesPreparer, AttributesQueue } from '../../../../../src/main/node/derive/attributesQueue.js';
-import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
 import type { NextBatch, SingularBatchProvider } from '../../../../../src/main/node/derive/batchQueue.js';
 import type { BlockId, L1BlockRef, L2BlockRef, PayloadAttributes } from '../../../../../src/main/node/derive/types.js';
+import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
 import { batch, L1, l2Genesis, tx } from './batchHarness.js';
 import { rollupConfig } from './helpers.js';
 

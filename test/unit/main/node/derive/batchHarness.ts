@@ -2,7 +2,6 @@
 // moves block by block as a pipeline would move it (only once the stage under test has nothing more), and each L1
 // block hands out the batches scripted for it, grouped in channels (flushChannel drops the rest of the current one).
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
-import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
 import type { BatchSource, NextBatch, SingularBatchProvider } from '../../../../../src/main/node/derive/batchQueue.js';
 import type { Batch, SafeBlockFetcher, SpanBatchView } from '../../../../../src/main/node/derive/batchValidator.js';
 import {
@@ -13,6 +12,7 @@ import {
   toHex,
 } from '../../../../../src/main/node/derive/types.js';
 import type { RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
+import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
 
 export const L1_TIME0 = 1000;
 

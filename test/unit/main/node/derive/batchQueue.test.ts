@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
 import { BatchQueue } from '../../../../../src/main/node/derive/batchQueue.js';
 import { fromHex, type L2BlockRef, toHex } from '../../../../../src/main/node/derive/types.js';
 import type { RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
+import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
 import {
   batch,
   ChainFetcher,

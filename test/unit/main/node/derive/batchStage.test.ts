@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
 import { BatchMux, BatchStage } from '../../../../../src/main/node/derive/batchStage.js';
 import type { L2BlockRef } from '../../../../../src/main/node/derive/types.js';
 import type { RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
+import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
 import {
   batch,
   ChainFetcher,

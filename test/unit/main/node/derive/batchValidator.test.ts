@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
 import {
   checkSingularBatch,
   checkSpanBatchPrefix,
@@ -7,6 +6,7 @@ import {
   type SpanBatchView,
 } from '../../../../../src/main/node/derive/batchValidator.js';
 import { fromHex, type L1BlockRef, type L2BlockRef } from '../../../../../src/main/node/derive/types.js';
+import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
 import { testRollupConfig } from './fixtures.js';
 
 const h = (n: number) => `0x${n.toString(16).padStart(8, '0')}${'ab'.repeat(28)}`;

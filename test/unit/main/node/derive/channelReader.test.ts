@@ -1,15 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeBatchData } from '../../../../../src/main/node/derive/batch/batchCodec.js';
-import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
 import type { ChannelDataSource } from '../../../../../src/main/node/derive/channelBank.js';
 import { ChannelReader, type ChannelReaderDeps } from '../../../../../src/main/node/derive/channelReader.js';
-import {
-  type ChannelDecompress,
-  DECOMPRESS_UNAVAILABLE,
-  decompressChannel,
-} from '../../../../../src/main/node/derive/decompress.js';
 import {
   type ChannelTasks,
   createDecompressPool,
@@ -19,6 +12,13 @@ import { temporaryError } from '../../../../../src/main/node/derive/types.js';
 import type { WorkerPool } from '../../../../../src/main/pool/interface.js';
 import { rlpEncode } from '../../../../../src/main/primitives/rlp.js';
 import type { RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
+import { encodeBatchData } from '../../../../../src/main/protocol/batch/batchCodec.js';
+import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
+import {
+  type ChannelDecompress,
+  DECOMPRESS_UNAVAILABLE,
+  decompressChannel,
+} from '../../../../../src/main/protocol/channel/decompress.js';
 import { l1, rollupConfig } from './helpers.js';
 
 class Channels implements ChannelDataSource {

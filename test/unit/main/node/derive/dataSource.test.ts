@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blobsEnabled, DataSource } from '../../../../../src/main/node/derive/dataSource.js';
 import { stageLogger } from '../../../../../src/main/node/derive/frameQueue.js';
 import { toHex } from '../../../../../src/main/node/derive/types.js';
-import { encodeBlobData } from '../../../../../src/main/node/l1/blobData.js';
+import { encodeBlobData } from '../../../../../src/main/protocol/blob/blobData.js';
 import { testRollupConfig } from './fixtures.js';
 import { addressOf, FakeBlobs, FakeL1, fakeVersionedHash, privKey, signTx } from './l1Fake.js';
 

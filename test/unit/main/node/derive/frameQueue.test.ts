@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBatcherData, type Frame } from '../../../../../src/main/node/derive/frame.js';
 import { FrameQueue, pruneFrameQueue } from '../../../../../src/main/node/derive/frameQueue.js';
+import { encodeBatcherData, type Frame } from '../../../../../src/main/protocol/channel/frame.js';
 import { frame, l1, rollupConfig, ScriptedData } from './helpers.js';
 
 const show = (fs: Frame[]) => fs.map((f) => `${f.id[15]}:${f.number}${f.isLast ? '!' : ''}`);

@@ -1,8 +1,9 @@
 // Builders shared by the derive stage tests: frames, L1 refs, scripted sources.
-import type { Frame } from '../../../../../src/main/node/derive/frame.js';
+
 import type { FrameSource, L1DataSource } from '../../../../../src/main/node/derive/frameQueue.js';
 import type { L1BlockRef } from '../../../../../src/main/primitives/rollup/blockRef.js';
 import { parseRollupConfig, type RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
+import type { Frame } from '../../../../../src/main/protocol/channel/frame.js';
 
 export function id(n: number): Uint8Array {
   const b = new Uint8Array(16);

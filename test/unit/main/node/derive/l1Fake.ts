@@ -4,12 +4,6 @@
 import { createRequire } from 'node:module';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
-import type { BatchData } from '../../../../../src/main/node/derive/batch/batchCodec.js';
-import { encodeBatchData } from '../../../../../src/main/node/derive/batch/batchCodec.js';
-import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
-import { SpanBatchBuilder } from '../../../../../src/main/node/derive/batch/spanBatch.js';
-import { ChannelOut, type CompressionAlgo } from '../../../../../src/main/node/derive/channel.js';
-import { encodeBatcherData, type Frame } from '../../../../../src/main/node/derive/frame.js';
 import type { PipelineL1, PipelineL2 } from '../../../../../src/main/node/derive/pipeline.js';
 import {
   type AttributesWithParent,
@@ -33,6 +27,12 @@ import type { Log, Receipt } from '../../../../../src/main/primitives/receipt/re
 import { type RlpInput, rlpEncode } from '../../../../../src/main/primitives/rlp.js';
 import { isHolocene, type RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
+import type { BatchData } from '../../../../../src/main/protocol/batch/batchCodec.js';
+import { encodeBatchData } from '../../../../../src/main/protocol/batch/batchCodec.js';
+import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
+import { SpanBatchBuilder } from '../../../../../src/main/protocol/batch/spanBatch.js';
+import { ChannelOut, type CompressionAlgo } from '../../../../../src/main/protocol/channel/channel.js';
+import { encodeBatcherData, type Frame } from '../../../../../src/main/protocol/channel/frame.js';
 
 interface Secp {
   ecdsaSign(msg32: Uint8Array, key: Uint8Array): { signature: Uint8Array; recid: number };

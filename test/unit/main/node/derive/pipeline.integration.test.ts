@@ -5,19 +5,19 @@
 // the pipeline reset and derive the same L2 chain again on the new L1 blocks.
 import { describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../src/main/common/errors.js';
-import type { SingularBatch } from '../../../../../src/main/node/derive/batch/singularBatch.js';
 import { DerivationPipeline } from '../../../../../src/main/node/derive/pipeline.js';
 import { fromHex, type L2BlockRef, toHex } from '../../../../../src/main/node/derive/types.js';
 import { bundledBytecode } from '../../../../../src/main/node/derive/upgrades/common.js';
 import { ecotoneUpgradeTxs } from '../../../../../src/main/node/derive/upgrades/ecotone.js';
 import { fjordUpgradeTxs } from '../../../../../src/main/node/derive/upgrades/fjord.js';
-import { encodeBlobData } from '../../../../../src/main/node/l1/blobData.js';
 import { fakeExponential } from '../../../../../src/main/primitives/block/fees.js';
 import { decodeL1InfoCalldata } from '../../../../../src/main/primitives/op/l1Info.js';
 import type { Log } from '../../../../../src/main/primitives/receipt/receipt.js';
 import { parseRollupConfig, type RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
 import { decodeDepositTx, encodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
 import { userDepositSourceHash } from '../../../../../src/main/primitives/tx/deposit/sourceHash.js';
+import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
+import { encodeBlobData } from '../../../../../src/main/protocol/blob/blobData.js';
 import { configUpdateLog, depositLog, PORTAL, SYSCFG, word } from './fixtures.js';
 import {
   addressOf,

@@ -5,7 +5,6 @@
 // is recorded and compared at the end: the driver must not be able to tell them apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../src/main/common/errors.js';
-import type { PayloadAttributes } from '../../../../../src/main/exec/engine/types.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { HttpEngine } from '../../../../../src/main/node/engine/http.js';
 import { InProcessEngine } from '../../../../../src/main/node/engine/inProcess.js';
@@ -14,6 +13,7 @@ import { outputRootV0 } from '../../../../../src/main/node/engine/output.js';
 import { batcherHashFromAddress, l1InfoDepositTx } from '../../../../../src/main/primitives/op/l1Info.js';
 import type { RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
 import { encodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
+import type { PayloadAttributes } from '../../../../../src/main/protocol/engine/types.js';
 import {
   bytes,
   type ExecNode,

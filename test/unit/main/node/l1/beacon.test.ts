@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
-import { load as loadCKzg } from '../../../../../src/main/exec/evm/kzg.js';
 import { BeaconClient, type BeaconClientOptions } from '../../../../../src/main/node/l1/beacon.js';
-import { decodeBlobData, encodeBlobData } from '../../../../../src/main/node/l1/blobData.js';
 import { InlineBlobVerifier } from '../../../../../src/main/node/l1/blobVerifierInline.js';
 import type { Hex, IndexedBlobHash, L1BlockRef } from '../../../../../src/main/node/l1/interface.js';
+import { decodeBlobData, encodeBlobData } from '../../../../../src/main/protocol/blob/blobData.js';
+import { load as loadCKzg } from '../../../../../src/main/protocol/crypto/kzg.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { load as loadCKzg } from '../../../../../src/main/exec/evm/kzg.js';
-import { encodeBlobData } from '../../../../../src/main/node/l1/blobData.js';
 import type { BlobVerifier, BlobVerifyItem } from '../../../../../src/main/node/l1/blobVerifier.js';
 import { InlineBlobVerifier } from '../../../../../src/main/node/l1/blobVerifierInline.js';
 import { createBlobPool, PooledBlobVerifier } from '../../../../../src/main/node/l1/blobVerifierPooled.js';
 import type { WorkerPool } from '../../../../../src/main/pool/interface.js';
+import { encodeBlobData } from '../../../../../src/main/protocol/blob/blobData.js';
+import { load as loadCKzg } from '../../../../../src/main/protocol/crypto/kzg.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 const hexBytes = (h: string) => new Uint8Array(Buffer.from(h.replace(/^0x/, ''), 'hex'));

@@ -8,7 +8,6 @@ import { RpcClient } from '../../../../../src/main/common/rpc/client.js';
 import type { HttpRpcServer } from '../../../../../src/main/common/rpc/http.js';
 import { createNodeRpcServer } from '../../../../../src/main/common/rpc/listeners.js';
 import { RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
-import { executionPayloadFromJson, executionPayloadToJson } from '../../../../../src/main/exec/engine/types.js';
 import { fromHex, toHex } from '../../../../../src/main/node/derive/types.js';
 import type { Driver } from '../../../../../src/main/node/driver/driver.js';
 import { toEngineAttributes } from '../../../../../src/main/node/engine/attributes.js';
@@ -26,6 +25,7 @@ import { LocalSigner } from '../../../../../src/main/node/signer/local.js';
 import { signGossipBlock } from '../../../../../src/main/node/signer/setup.js';
 import { blockSigningHash, recoverSigner } from '../../../../../src/main/node/signer/signingHash.js';
 import type { L2BlockRef } from '../../../../../src/main/primitives/rollup/blockRef.js';
+import { executionPayloadFromJson, executionPayloadToJson } from '../../../../../src/main/protocol/engine/types.js';
 import { attrs, FakeEngine, GENESIS_L2, INVALID_TX, testConfig } from '../engine/fakeEngine.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;

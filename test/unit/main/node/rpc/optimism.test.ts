@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { RpcClient } from '../../../../../src/main/common/rpc/client.js';
-import { RpcError } from '../../../../../src/main/common/rpc/errors.js';
 import { createNodeRpcServer } from '../../../../../src/main/common/rpc/listeners.js';
 import { RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
 import type { SyncStatus } from '../../../../../src/main/node/driver/driver.js';
@@ -12,6 +11,7 @@ import { engineNotFound } from '../../../../../src/main/node/engine/interface.js
 import { registerOptimismApi } from '../../../../../src/main/node/rpc/optimism.js';
 import type { SafeHeadStore } from '../../../../../src/main/node/safedb/safedb.js';
 import type { L2BlockRef } from '../../../../../src/main/primitives/rollup/blockRef.js';
+import { RpcError } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import { GENESIS_L1, testConfig } from '../engine/fakeEngine.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;

@@ -3,7 +3,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recoverSender } from '../../../../../src/main/exec/senders/recover.js';
 import { decodeBlock } from '../../../../../src/main/primitives/block/block.js';
 import { blobBaseFee } from '../../../../../src/main/primitives/block/fees.js';
 import { headerHash } from '../../../../../src/main/primitives/block/header.js';
@@ -12,6 +11,7 @@ import { blockReceiptsToJson } from '../../../../../src/main/primitives/receipt/
 import { decodeReceipt } from '../../../../../src/main/primitives/receipt/receipt.js';
 import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
+import { recoverSender } from '../../../../../src/main/protocol/senders/recover.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 const TESTS = join(FIXTURES, 'execution-apis/tests');

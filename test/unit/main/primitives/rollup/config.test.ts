@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
+import { resolveL1ChainConfig } from '../../../../../src/main/networks/l1ChainConfig.js';
 import { loadNetworkRollupConfig } from '../../../../../src/main/networks/rollupConfig.js';
 import {
   applyOverrides,
@@ -19,7 +20,6 @@ import {
 import {
   blobBaseFeeUpdateFraction,
   parseL1ChainConfig,
-  resolveL1ChainConfig,
 } from '../../../../../src/main/primitives/rollup/l1ChainConfig.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 

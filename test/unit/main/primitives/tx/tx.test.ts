@@ -2,12 +2,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recoverSender } from '../../../../../src/main/exec/senders/recover.js';
 import { decodeBlock, transactionHash } from '../../../../../src/main/primitives/block/block.js';
 import { headerHash } from '../../../../../src/main/primitives/block/header.js';
 import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
 import { txToJson } from '../../../../../src/main/primitives/tx/json.js';
+import { recoverSender } from '../../../../../src/main/protocol/senders/recover.js';
 import { FIXTURES } from '../../../../helpers/paths.js';
 
 const TESTS = join(FIXTURES, 'execution-apis/tests');

@@ -3,13 +3,13 @@ import { Address, KECCAK256_NULL } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { createBlockEnv } from '../../../../../../src/main/exec/evm/env.js';
 import type { TransactionLike } from '../../../../../../src/main/exec/evm/interface.js';
-import { createKzg } from '../../../../../../src/main/exec/evm/kzg.js';
 import type { OpForks } from '../../../../../../src/main/exec/evm/op/forks.js';
 import { applyTransaction, Executor } from '../../../../../../src/main/exec/evm/transition.js';
 import { FlatState } from '../../../../../../src/main/exec/state/flatState.js';
-import { toHexKey } from '../../../../../../src/main/exec/state/hex.js';
 import type { AccountRecord, StateReader } from '../../../../../../src/main/exec/state/interface.js';
 import { keccak256 } from '../../../../../../src/main/native/keccak.js';
+import { toHexKey } from '../../../../../../src/main/primitives/bytes.js';
+import { createKzg } from '../../../../../../src/main/protocol/crypto/kzg.js';
 
 const a = (hex: string) => new Address(Uint8Array.from(Buffer.from(hex.padStart(40, '0'), 'hex')));
 const FROM = a('d0');

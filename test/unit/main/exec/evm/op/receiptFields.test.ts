@@ -2,7 +2,12 @@ import { createLegacyTx } from '@ethereumjs/tx';
 import { describe, expect, it } from 'vitest';
 import { formatFeeScalar, opReceiptFields } from '../../../../../../src/main/exec/evm/op/receiptFields.js';
 import { parseChainConfig } from '../../../../../../src/main/primitives/chainConfig.js';
-import { encodeL1InfoCalldata, l1InfoDepositTx } from '../../../../../../src/main/primitives/op/l1Info.js';
+import {
+  batcherHashFromAddress,
+  encodeL1InfoCalldata,
+  type L1InfoFormat,
+  l1InfoDepositTx,
+} from '../../../../../../src/main/primitives/op/l1Info.js';
 import { decodeTransaction } from '../../../../../../src/main/primitives/tx/decode.js';
 import { encodeDepositTx } from '../../../../../../src/main/primitives/tx/deposit/deposit.js';
 
@@ -72,5 +77,96 @@ describe('OP receipt fields', () => {
     });
     expect(f.l1FeeScalar).toBeUndefined();
     expect(encodeL1InfoCalldata(info, 'isthmus').length).toBe(176);
+  });
+
+  it('prints l1FeeScalar like big.Float.String()', () => {
+    expect(formatFeeScalar(7_000_000n)).toBe('7');
+    expect(formatFeeScalar(1n)).toBe('1e-06');
+    expect(formatFeeScalar(12_500_000n)).toBe('12.5');
+    expect(formatFeeScalar(1_000_000_000_000n)).toBe('1000000');
+    expect(formatFeeScalar(1_234_567_890_000_000n)).toBe('1234567890');
+    expect(formatFeeScalar(12_345_678_901_000_000n)).toBe('1.23456789e+10');
+  });
+});
+
+// op-geth rollup_cost_test.go TestExtract*GasParams: its L1 attributes (1234 in the ignored fields) priced for
+// op-geth's emptyTx, one block per fork.
+describe('OP receipt fields: op-geth vectors', () => {
+  const word = (n: bigint) => Uint8Array.from(Buffer.from(n.toString(16).padStart(64, '0'), 'hex'));
+  const gethInfo = {
+    number: 1234n,
+    time: 1234n,
+    baseFee: 1000n * 1_000_000n,
+    blockHash: word(1234n),
+    sequenceNumber: 1234n,
+    batcherHash: batcherHashFromAddress(new Uint8Array(20)),
+    l1FeeOverhead: 50n,
+    l1FeeScalar: 7_000_000n,
+    blobBaseFee: 10_000_000n,
+    baseFeeScalar: 2n,
+    blobBaseFeeScalar: 3n,
+    operatorFeeScalar: 1439103868n,
+    operatorFeeConstant: 1256417826609331460n,
+    daFootprintGasScalar: 400n,
+  };
+  const forks = parseChainConfig({
+    chainId: 10,
+    londonBlock: 0,
+    bedrockBlock: 0,
+    regolithTime: 10,
+    ecotoneTime: 100,
+    fjordTime: 200,
+    isthmusTime: 300,
+    jovianTime: 400,
+    optimism: { eip1559Elasticity: 6, eip1559Denominator: 50 },
+  });
+  // op-geth's emptyTx (transaction_test.go): an unsigned legacy transaction to 0x095e7b…, every other field zero.
+  const emptyTx = decodeTransaction(
+    Uint8Array.from(Buffer.from('dd80808094095e7baea6a6c7c4c2dfeb977efac326af552d878080808080', 'hex')),
+  );
+  const fieldsAt = (format: L1InfoFormat, time: bigint) =>
+    opReceiptFields(forks, time, [
+      decodeTransaction(encodeDepositTx(l1InfoDepositTx(gethInfo, format, time >= 10n))),
+      emptyTx,
+    ])[1] as Record<string, string>;
+
+  it('Bedrock calldata: bedrock / regolith fees, l1FeeScalar as a decimal', () => {
+    expect(fieldsAt('bedrock', 5n)).toEqual({
+      l1GasPrice: '0x3b9aca00',
+      l1GasUsed: '0x652',
+      l1Fee: `0x${(11326000000000n).toString(16)}`,
+      l1FeeScalar: '7',
+    });
+    // the first Ecotone block still carries Bedrock calldata and is priced like Regolith
+    expect(fieldsAt('bedrock', 100n)).toMatchObject({
+      l1Fee: `0x${(3710000000000n).toString(16)}`,
+      l1GasUsed: '0x212',
+    });
+  });
+
+  it('Ecotone and Fjord calldata', () => {
+    expect(fieldsAt('ecotone', 150n)).toEqual({
+      l1GasPrice: '0x3b9aca00',
+      l1GasUsed: '0x1e0',
+      l1Fee: `0x${(960900n).toString(16)}`,
+      l1BlobBaseFee: '0x989680',
+      l1BaseFeeScalar: '0x2',
+      l1BlobBaseFeeScalar: '0x3',
+    });
+    expect(fieldsAt('ecotone', 250n)).toMatchObject({ l1Fee: `0x${(3203000n).toString(16)}`, l1GasUsed: '0x640' });
+  });
+
+  it('Isthmus and Jovian calldata add the operator fee and DA footprint', () => {
+    expect(fieldsAt('isthmus', 350n)).toMatchObject({
+      l1Fee: `0x${(3203000n).toString(16)}`,
+      operatorFeeScalar: `0x${(1439103868n).toString(16)}`,
+      operatorFeeConstant: `0x${(1256417826609331460n).toString(16)}`,
+    });
+    // the Isthmus activation block still carries Ecotone calldata
+    expect(fieldsAt('ecotone', 300n)).not.toHaveProperty('operatorFeeScalar');
+    expect(fieldsAt('jovian', 450n)).toMatchObject({
+      daFootprintGasScalar: '0x190',
+      blobGasUsed: `0x${(100n * 400n).toString(16)}`,
+    });
   });
 });
