@@ -1212,10 +1212,10 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'maxpeers',
     kind: 'uint',
     default: 50,
-    help: 'Maximum number of peers (0 disables the network)',
+    help: 'Maximum number of peers (0 disables the network); until execution-layer P2P is built tern-exec has no peers, whatever the value',
     category: P2P,
     toml: 'Node.P2P.MaxPeers',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'maxpendpeers',
@@ -1268,7 +1268,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Disable peer discovery',
     category: P2P,
     toml: 'Node.P2P.NoDiscovery',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'port',
@@ -1585,10 +1585,10 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'enum',
     values: ['snap', 'full'],
     default: 'snap',
-    help: 'Blockchain sync mode',
+    help: 'Blockchain sync mode; tern-exec executes every block (full) in both: snap sync is not built yet',
     category: STATE,
     toml: 'Eth.SyncMode',
-    implemented: false,
+    implemented: true,
   },
 
   // ---- 2.15 Transaction pool ----

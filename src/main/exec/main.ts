@@ -20,6 +20,7 @@ import {
   startExecObservability,
   withImportProfiling,
 } from './metrics/observability.js';
+import { logNetworkingSettings } from './networking.js';
 import { type ExecNode, runNode } from './node.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
@@ -71,6 +72,7 @@ export async function serveExec(ctx: ProgramContext): Promise<ExecNode | undefin
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
   logNativeStatus(logger, nativeStatus());
+  logNetworkingSettings(ctx.settings, logger);
   selectKzgLibrary(ctx.settings.get<string>('crypto.kzg'), ctx.settings.source('crypto.kzg') !== 'default', logger);
   const observability = await startExecObservability(ctx.settings, { logger, lifecycle: ctx.lifecycle });
   let node: ExecNode | undefined;
