@@ -35,7 +35,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(period: number, now?: () => number, extra: Partial<DevSealerOptions> = {}) {
+async function setup(period: number, now?: () => number, extra: Partial<DevSealerOptions> = {}, sealerLogger = logger) {
   const genesisTime = BigInt(Math.floor(Date.now() / 1000)) - 100n;
   const db = await openDatabase({ engine: 'memory' });
   const store = new ChainStore(db);
@@ -47,7 +47,7 @@ async function setup(period: number, now?: () => number, extra: Partial<DevSeale
   const g = store.head();
   beacon.add({ number: 0n, hash: g.hash, timestamp: g.header.timestamp, stateRoot: g.header.stateRoot });
   const sealer = new DevSealer({ period, ...(now ? { now } : {}), ...extra }, store, builder, pool, beacon, {
-    logger,
+    logger: sealerLogger,
   });
   cleanups.push(async () => {
     await sealer.stop();
@@ -55,7 +55,7 @@ async function setup(period: number, now?: () => number, extra: Partial<DevSeale
     await pool.close();
     await db.close();
   });
-  return { store, pool, beacon, sealer, genesisTime };
+  return { store, pool, beacon, sealer, genesisTime, builder };
 }
 
 const transfer = async (nonce: number) =>
@@ -121,6 +121,64 @@ describe('DevSealer', () => {
       );
     }
     expect(txs).toBe(3);
+  });
+
+  it('period 0: pending transactions go in one block, a flood makes no empty block and sealing stops with the pool', async () => {
+    const { store, pool, sealer, builder } = await setup(0);
+    for (let n = 0; n < 40; n++) expect((await pool.add(await transfer(n), { local: true })).ok).toBe(true);
+    sealer.start();
+    await waitFor(() => (pool.status().pending === 0 && store.head().number >= 1n) || undefined);
+    expect(store.head().number).toBe(1n);
+    expect(store.blockByNumber(1n)!.transactions).toHaveLength(40);
+
+    // One at a time, as fast as the pool takes them, while each block takes a while to build (a loaded node):
+    // every block carries transactions.
+    const build = builder.build.bind(builder);
+    builder.build = async (...args) => {
+      await new Promise((r) => setTimeout(r, 30));
+      return build(...args);
+    };
+    const signed = await Promise.all(Array.from({ length: 60 }, (_, i) => transfer(40 + i)));
+    for (const raw of signed) {
+      expect((await pool.add(raw, { local: true })).ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 8));
+    }
+    await waitFor(() => pool.status().pending === 0 || undefined);
+    const head = store.head().number;
+    let txs = 0;
+    for (let n = 1n; n <= head; n++) {
+      const count = store.blockByNumber(n)!.transactions.length;
+      expect(count, `block ${n}`).toBeGreaterThan(0);
+      txs += count;
+    }
+    expect(txs).toBe(100);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(store.head().number).toBe(head);
+  });
+
+  it('period 0: nothing is sealed once stopped, and a stopping sealer logs no failure', async () => {
+    const lines: string[] = [];
+    const capture = createLogger({
+      level: 'info',
+      format: 'json',
+      stream: { write: (l: string) => lines.push(l), isTTY: false },
+    }).logger;
+    const { store, pool, sealer } = await setup(0, undefined, {}, capture);
+    sealer.start();
+    const signed = await Promise.all(Array.from({ length: 80 }, (_, i) => transfer(i)));
+    const flood = (async () => {
+      for (const raw of signed) await pool.add(raw, { local: true });
+    })();
+    await waitFor(() => store.head().number >= 1n || undefined);
+    await sealer.stop();
+    const head = store.head().number;
+    await flood;
+    for (let n = 80; n < 85; n++) expect((await pool.add(await transfer(n), { local: true })).ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(store.head().number).toBe(head);
+    expect(pool.status().pending).toBeGreaterThan(0);
+    await expect(sealer.seal()).rejects.toThrow(/stopped/);
+    expect(lines.filter((l) => /"lvl":"(error|eror)"|Sealing failed/.test(l))).toEqual([]);
   });
 
   it('keeps the sidecars of sealed blob transactions', async () => {
