@@ -161,7 +161,7 @@ describe('DevSealer', () => {
     const capture = createLogger({
       level: 'info',
       format: 'json',
-      stream: { write: (l: string) => lines.push(l), isTTY: false },
+      stream: { write: (l: string) => lines.push(l) },
     }).logger;
     const { store, pool, sealer } = await setup(0, undefined, {}, capture);
     sealer.start();
