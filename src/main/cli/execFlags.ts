@@ -528,7 +528,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'rpc.batch-response-max-size',
     kind: 'uint',
     default: 25000000,
-    help: 'Maximum number of bytes returned from a batched call',
+    help: 'Maximum number of bytes returned from a batched call; also bounds one debug_trace* result',
     category: RPC,
     toml: 'Node.BatchResponseMaxSize',
     implemented: true,

@@ -198,6 +198,8 @@ export function execNodeOptions(settings: Settings): ExecNodeOptions {
       networkId: BigInt(get<number>('networkid')),
       gasCap: BigInt(get<number>('rpc.gascap')),
       evmTimeoutMs: get<number>('rpc.evmtimeout'),
+      // One debug_trace* answer is held to the bound of a batch answer.
+      traceResultMaxBytes: get<number>('rpc.batch-response-max-size'),
       gpo: {
         blocks: get<number>('gpo.blocks'),
         percentile: get<number>('gpo.percentile'),

@@ -22,7 +22,7 @@ import { type CallArgs, callDefaults, messageTransaction, toMessage } from '../r
 import type { ChainView, HeaderRef } from '../rpc/chainView.js';
 import { stateAt } from '../rpc/stateAt.js';
 import { FlatState } from '../state/flatState.js';
-import type { TracerBase } from './base.js';
+import { ResultBudget, type TracerBase } from './base.js';
 import type { TraceConfig } from './config.js';
 import { createTracer } from './directory.js';
 import { hexBytes } from './format.js';
@@ -34,6 +34,8 @@ export interface TraceBackend {
   readonly gasCap: bigint;
   read<T>(fn: (view: ChainView) => T | Promise<T>): Promise<T>;
   senderOf(raw: Uint8Array, tx: DecodedTx): Uint8Array;
+  /** Largest result of one request, about its JSON bytes (--rpc.batch-response-max-size); 0 or absent for none. */
+  readonly traceResultMaxBytes?: number | undefined;
 }
 
 /** One entry of debug_traceBlock*: geth's txTraceResult. */
@@ -69,6 +71,12 @@ export class TraceRunner {
     return run;
   }
 
+  /** A fresh result budget for one request (undefined when unbounded). */
+  #budget(): ResultBudget | undefined {
+    const limit = this.backend.traceResultMaxBytes ?? 0;
+    return limit > 0 ? new ResultBudget(limit) : undefined;
+  }
+
   #getExecutor(): Promise<Executor> {
     this.#executor ??= (async () => {
       const common = createCustomCommon({ chainId: Number(this.backend.config.chainId) }, Mainnet, {
@@ -91,6 +99,7 @@ export class TraceRunner {
         if (ref === undefined || block === undefined) throw serverError('transaction not found');
         if (block.header.number === 0n) throw serverError('genesis is not traceable');
         const tracer = createTracer(cfg);
+        tracer.budget = this.#budget();
         await this.#replay(executor, view, block, (i) => (i === lookup.index ? tracer : undefined), lookup.index, cfg);
         return tracerResult(tracer);
       }),
@@ -107,13 +116,16 @@ export class TraceRunner {
         if (block === undefined) throw serverError(`block ${hexBytes(ref.hash)} not found`);
         if (block.header.number === 0n) throw serverError('genesis is not traceable');
         const tracers: TracerBase[] = [];
+        const budget = this.#budget();
         await this.#replay(
           executor,
           view,
           block,
           (i) => {
-            tracers[i] = createTracer(cfg);
-            return tracers[i];
+            const tracer = createTracer(cfg);
+            tracer.budget = budget;
+            tracers[i] = tracer;
+            return tracer;
           },
           undefined,
           cfg,
@@ -225,6 +237,7 @@ export class TraceRunner {
         ctx.gasUsed = env.gasLimit - msg.gasLimit;
         const tracer = createTracer(cfg);
         tracer.deadline = cfg.timeoutMs > 0 ? performance.now() + cfg.timeoutMs : undefined;
+        tracer.budget = this.#budget();
         executor.tracer = tracer;
         try {
           await applyTransaction(ctx, tx, sender);
