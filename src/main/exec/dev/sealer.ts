@@ -26,6 +26,7 @@ import type { BlockBuilder } from '../chain/builder.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import type { BlobSidecar } from '../txpool/sidecar.js';
 import { type DevBeacon, type DevBeaconBlock, type DevBlobSidecar, versionedHash } from './beacon.js';
+import type { DevSidecarStore } from './sidecarStore.js';
 
 /** What the sealer needs from the transaction pool (TernTxPool has it). */
 export interface SealerPool {
@@ -96,7 +97,7 @@ export class DevSealer {
     private readonly builder: BlockBuilder,
     private readonly pool: SealerPool,
     private readonly beacon: DevBeacon,
-    private readonly deps: { logger: Logger },
+    private readonly deps: { logger: Logger; sidecars?: DevSidecarStore | undefined },
   ) {
     this.#now = opts.now ?? Date.now;
     this.#epochLength = opts.epochLength ?? DEV_EPOCH_LENGTH;
@@ -245,6 +246,8 @@ export class DevSealer {
     });
     if (skipEmpty && built.block.transactions.length === 0) return undefined;
     const sidecars = this.#sidecarsOf(built.block.transactions);
+    // On disk before the block is: a restart never finds a sealed blob block without its sidecars.
+    this.deps.sidecars?.put(built.block.header.number, built.hash, sidecars);
     await this.store.commitBlock({
       block: built.block,
       hash: built.hash,

@@ -2,6 +2,9 @@
 // beacon slots with the previous beacon root (which the EIP-4788 contract stores), blob sidecars are kept for the
 // beacon API, and period N seals empty blocks on every slot. Safe and finalized follow geth's simulated beacon,
 // and reorg replaces the last blocks (the dev chain's anvil_reorg).
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineKzg, toBlobs } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +21,8 @@ import {
   type DevSealerOptions,
   devFinalizedNumber,
 } from '../../../../../src/main/exec/dev/sealer.js';
+import { DevSidecarStore } from '../../../../../src/main/exec/dev/sidecarStore.js';
+import { rebuildBeacon } from '../../../../../src/main/exec/dev/start.js';
 import { load as loadCKzg } from '../../../../../src/main/exec/evm/kzg.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { dbPoolChain } from '../../../../../src/main/exec/txpool/chain.js';
@@ -35,7 +40,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(period: number, now?: () => number, extra: Partial<DevSealerOptions> = {}, sealerLogger = logger) {
+async function setup(
+  period: number,
+  now?: () => number,
+  extra: Partial<DevSealerOptions> = {},
+  sealerLogger = logger,
+  sidecars?: DevSidecarStore,
+) {
   const genesisTime = BigInt(Math.floor(Date.now() / 1000)) - 100n;
   const db = await openDatabase({ engine: 'memory' });
   const store = new ChainStore(db);
@@ -43,11 +54,16 @@ async function setup(period: number, now?: () => number, extra: Partial<DevSeale
   const pool = await TernTxPool.open(dbPoolChain(db, store.config()), {}, { logger });
   const stop = headEvents(db).on(() => void pool.onNewHead());
   const builder = await BlockBuilder.create(store, new InlineSenderRecovery(), { logger, pool });
-  const beacon = new DevBeacon({ genesisTime, secondsPerSlot: period === 0 ? 1 : period });
+  const beacon = new DevBeacon({
+    genesisTime,
+    secondsPerSlot: period === 0 ? 1 : period,
+    ...(sidecars ? { onSidecarsDropped: (b) => sidecars.delete(b.blockNumber, b.blockHash) } : {}),
+  });
   const g = store.head();
   beacon.add({ number: 0n, hash: g.hash, timestamp: g.header.timestamp, stateRoot: g.header.stateRoot });
   const sealer = new DevSealer({ period, ...(now ? { now } : {}), ...extra }, store, builder, pool, beacon, {
     logger: sealerLogger,
+    sidecars,
   });
   cleanups.push(async () => {
     await sealer.stop();
@@ -181,8 +197,11 @@ describe('DevSealer', () => {
     expect(lines.filter((l) => /"lvl":"(error|eror)"|Sealing failed/.test(l))).toEqual([]);
   });
 
-  it('keeps the sidecars of sealed blob transactions', async () => {
-    const { store, pool, beacon, sealer } = await setup(0);
+  it('keeps the sidecars of sealed blob transactions, on disk too: a restart serves them again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tern-dev-blobs-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const sidecarStore = new DevSidecarStore(dir);
+    const { store, pool, beacon, sealer, genesisTime } = await setup(0, undefined, {}, logger, sidecarStore);
     const kzg = defineKzg(loadCKzg());
     const blobs = toBlobs({ data: `0x${Buffer.from('hello tern dev chain').toString('hex')}` });
     const raw = await ACCOUNT.signTransaction({
@@ -208,6 +227,24 @@ describe('DevSealer', () => {
     const commitment = loadCKzg().blobToKzgCommitment(sc[0]!.blob);
     expect(sc[0]!.commitment).toEqual(new Uint8Array(commitment));
     expect(loadCKzg().verifyBlobKzgProof(sc[0]!.blob, sc[0]!.commitment, sc[0]!.proof)).toBe(true);
+
+    // A restart: the beacon record is rebuilt from the chain, with the sidecars from disk.
+    await sealer.seal();
+    const restarted = new DevBeacon({ genesisTime, secondsPerSlot: 1 });
+    rebuildBeacon(store, restarted, new DevSidecarStore(dir));
+    const again = restarted.byNumber(sealed.number)!;
+    expect(again.root).toEqual(sealed.beacon.root);
+    expect(again.sidecars?.map((x) => x.versionedHash)).toEqual(sc.map((x) => x.versionedHash));
+    expect(again.sidecars?.[0]?.blob).toEqual(sc[0]!.blob);
+    expect(again.sidecars?.[0]?.proof).toEqual(sc[0]!.proof);
+    expect(restarted.byNumber(sealed.number + 1n)?.sidecars).toEqual([]);
+
+    // A reorg that takes the block off the chain deletes its file; a restart then has nothing for that height.
+    await sealer.reorg(2);
+    expect(readdirSync(dir)).toEqual([]);
+    const after = new DevBeacon({ genesisTime, secondsPerSlot: 1 });
+    rebuildBeacon(store, after, new DevSidecarStore(dir));
+    expect(after.byNumber(sealed.number)?.sidecars).toEqual([]);
   });
 
   it('follows the clock: empty blocks on the current slot, never two in one slot', async () => {
