@@ -12,7 +12,7 @@ import { backoffDelay } from '../../common/backoff.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type BatchRequest, RpcClient } from '../../common/rpc/client.js';
-import { RpcError, RpcErrorCode, RpcTransportError } from '../../common/rpc/errors.js';
+import { RpcError, RpcErrorCode, RpcTransportError, RpcTransportErrorCode } from '../../common/rpc/errors.js';
 import { decodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { LruCache } from './cache.js';
@@ -71,9 +71,11 @@ const FAULT_REPORT_MS = 10_000;
 /** A block read ahead by number is used within this long, or fetched again (the chain may have moved). */
 const PREFETCH_TTL_MS = 30_000;
 
-/** Failures worth another attempt: transport failures (timeouts, resets, 429, 5xx, truncated answers). */
+/** Failures worth another attempt: transport failures (timeouts, resets, 429, 5xx) and cut or garbled answers. */
 function isTransient(err: unknown): boolean {
-  return err instanceof RpcTransportError && err.severity === 'temporary';
+  return (
+    err instanceof RpcTransportError && (err.severity === 'temporary' || err.code === RpcTransportErrorCode.badResponse)
+  );
 }
 
 /** Counters a metrics module can back; every field optional. */
@@ -425,7 +427,14 @@ export class L1Client implements L1Source {
         });
         await new Promise<void>((r) => {
           const t = setTimeout(r, delay);
-          signal?.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+          signal?.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(t);
+              r();
+            },
+            { once: true },
+          );
         });
       }
     }
