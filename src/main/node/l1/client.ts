@@ -207,20 +207,38 @@ export class L1Client implements L1Source {
    */
   #readAhead(num: number, hash: Hex): void {
     if (this.#opts.prefetch === false) return;
-    const warm = (h: Hex) => {
-      void this.fetchReceipts(h).catch(() => undefined);
-      void this.infoAndTxsByHash(h).catch(() => undefined);
-    };
+    // Transactions first: with them cached, the receipts need no header request.
+    const warm = (h: Hex) =>
+      void this.infoAndTxsByHash(h)
+        .then(() => this.fetchReceipts(h))
+        .catch(() => undefined);
     warm(hash);
     const depth = this.#opts.maxConcurrency;
     for (let n = num + 1; n <= num + depth && n <= this.#latestSeen; n++) {
       if (this.#ahead.has(n)) continue;
-      const info = this.#headerByNumber(n, {});
+      // One request brings the header and the transactions of a block ahead.
+      const info = this.#blockByNumber(n);
       info.then((i) => warm(i.hash)).catch(() => undefined);
       this.#ahead.set(n, { at: performance.now(), info });
     }
     // Entries derivation skipped (a reset went elsewhere) are dropped.
     for (const n of this.#ahead.keys()) if (n < num || n > num + 4 * depth) this.#ahead.delete(n);
+  }
+
+  /** A block by number with its transactions, verified, into the header and transaction caches. */
+  async #blockByNumber(num: number): Promise<L1BlockInfo> {
+    const json = await this.#call('eth_getBlockByNumber', [qty(num), true], {});
+    if (json === null || json === undefined) throw notFound(`block ${num}`);
+    const block = this.#verified(() => checkBlock(json, !this.#opts.trustRpc));
+    const info = infoOf(block.hash, block.header);
+    if (info.number !== num) {
+      throw new TernError('L1_BLOCK_INVALID', `asked for L1 block ${num}, RPC answered block ${info.number}`, {
+        severity: 'temporary',
+      });
+    }
+    this.#headers.set(block.hash, info);
+    this.#txs.set(block.hash, block.transactions.map(decodeTransaction));
+    return info;
   }
 
   /** One fetch per key at a time: a caller that wants what is already being fetched waits for it. */
@@ -281,16 +299,27 @@ export class L1Client implements L1Source {
 
   async #fetchBlockReceipts(key: Hex, opts: L1CallOptions): Promise<{ info: L1BlockInfo; receipts: Receipt[] }> {
     // The header with its transaction hashes: the receipts count and, for per-transaction fetching, what to ask.
-    const json = await this.#call('eth_getBlockByHash', [key, false], opts);
-    if (json === null || json === undefined) throw notFound(`block ${key}`);
-    const { hash: got, header } = this.#verified(() => checkHeader(json, !this.#opts.trustRpc));
-    if (got !== key) throw mismatch(key, got);
-    const info = infoOf(got, header);
-    const txHashes = (asJson(json, 'block').transactions ?? []) as unknown[];
-    if (!Array.isArray(txHashes)) throw new TernError('L1_BAD_RESPONSE', `block ${key} has no transactions list`);
-    const hashes = txHashes.map((t, i) =>
-      typeof t === 'string' ? t.toLowerCase() : hashField(asJson(t, `tx ${i}`), 'hash'),
-    );
+    // A block whose transactions are cached (verified against its header) needs no request for them.
+    let info: L1BlockInfo;
+    let hashes: string[];
+    const cachedTxs = this.#txs.get(key);
+    const cachedHeader = this.#headers.get(key);
+    if (cachedTxs && cachedHeader) {
+      info = cachedHeader;
+      hashes = cachedTxs.map((t) => toHex(t.hash));
+    } else {
+      const json = await this.#call('eth_getBlockByHash', [key, false], opts);
+      if (json === null || json === undefined) throw notFound(`block ${key}`);
+      const { hash: got, header } = this.#verified(() => checkHeader(json, !this.#opts.trustRpc));
+      if (got !== key) throw mismatch(key, got);
+      info = infoOf(got, header);
+      const txHashes = (asJson(json, 'block').transactions ?? []) as unknown[];
+      if (!Array.isArray(txHashes)) throw new TernError('L1_BAD_RESPONSE', `block ${key} has no transactions list`);
+      hashes = txHashes.map((t, i) =>
+        typeof t === 'string' ? t.toLowerCase() : hashField(asJson(t, `tx ${i}`), 'hash'),
+      );
+    }
+    const header = info.header;
     const receipts = await this.#fetchReceipts(key, hashes, opts);
     if (receipts.length !== hashes.length) {
       throw new TernError(

@@ -5,52 +5,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { emptyChain } from '../../../../../bench/l1/fakeL1.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { type FaultProxy, startFaultProxy } from '../../../../../src/main/devnet/faultProxy.js';
 import { L1Client } from '../../../../../src/main/node/l1/client.js';
-import type { Hex } from '../../../../../src/main/node/l1/interface.js';
-import { type Header, headerHash, headerToJson } from '../../../../../src/main/primitives/block/header.js';
 import { xorshiftRng } from '../../../../helpers/rng.js';
 
-const EMPTY_ROOT = Uint8Array.from(
-  Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex'),
-);
-const hex = (b: Uint8Array): Hex => `0x${Buffer.from(b).toString('hex')}`;
 const BLOCKS = 60;
-
-/** A chain of empty blocks with real hashes. */
-function chain(): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [];
-  let parent: Uint8Array = new Uint8Array(32);
-  for (let n = 0; n < BLOCKS; n++) {
-    const h: Header = {
-      parentHash: parent,
-      uncleHash: Uint8Array.from(
-        Buffer.from('1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347', 'hex'),
-      ),
-      coinbase: new Uint8Array(20),
-      stateRoot: new Uint8Array(32).fill(n & 0xff),
-      transactionsRoot: EMPTY_ROOT,
-      receiptsRoot: EMPTY_ROOT,
-      logsBloom: new Uint8Array(256),
-      difficulty: 0n,
-      number: BigInt(n),
-      gasLimit: 30_000_000n,
-      gasUsed: 0n,
-      timestamp: 1_700_000_000n + BigInt(12 * n),
-      extraData: new Uint8Array(0),
-      mixHash: new Uint8Array(32),
-      nonce: new Uint8Array(8),
-      baseFeePerGas: 7n,
-    };
-    const hash = headerHash(h);
-    out.push({ ...headerToJson(h), hash: hex(hash), transactions: [] });
-    parent = hash;
-  }
-  return out;
-}
-
-const blocks = chain();
+const blocks = emptyChain(BLOCKS);
 const servers: Server[] = [];
 const proxies: FaultProxy[] = [];
 const clients: L1Client[] = [];
