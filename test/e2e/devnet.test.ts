@@ -84,6 +84,9 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
     expect(l1Genesis.hash).toBe(rollup.genesis.l1.hash);
     const beacon = await getJson<{ data: { genesis_time: string } }>(`${info.l1.beacon}/eth/v1/beacon/genesis`);
     expect(Number(beacon.data.genesis_time)).toBeGreaterThan(0);
+    // The L1's unlocked developer account holds funds, as geth --dev's and anvil's first account do.
+    const [developer] = await rpcCall<string[]>(info.l1.rpc, 'eth_accounts');
+    expect(BigInt(await rpcCall<string>(info.l1.rpc, 'eth_getBalance', [developer, 'latest']))).toBeGreaterThan(0n);
     const first = Number(await rpcCall<string>(info.l1.rpc, 'eth_blockNumber'));
     await until('layer 1 to seal a block', 20_000, async () =>
       Number(await rpcCall<string>(info.l1.rpc, 'eth_blockNumber')) > first ? true : undefined,

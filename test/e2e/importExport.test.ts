@@ -13,6 +13,7 @@ import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
 import { openDatabase } from '../../src/main/exec/db/open.js';
 import { headerHash } from '../../src/main/primitives/block/header.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { xorshiftRng } from '../helpers/rng.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
@@ -198,6 +199,34 @@ describe('tern-exec import killed with SIGKILL', () => {
     const done = logLine(r.stderr, 'Import done');
     expect(done?.skipped).toBe(Number(previous));
     expect(done?.blocks).toBe(meta.blocks - Number(previous));
+    expect((await headOf(datadir)).hash).toBe(meta.headHash);
+  }, 300_000);
+
+  it('twenty kills at random points (seeded) lose nothing: each open is a block of the chain, the last import ends on its head', async () => {
+    const datadir = join(work, 'crash20');
+    expect(exec(['--datadir', datadir, 'init', files.genesis]).code).toBe(0);
+    const rng = xorshiftRng(20);
+    let previous = 0n;
+    let kills = 0;
+    let finished = false;
+    for (let i = 0; i < 20 && !finished; i++) {
+      const { child, started, exited } = startImport(datadir);
+      await started;
+      // Anywhere from at once (opening, the first batch) to well into the import.
+      await new Promise((r) => setTimeout(r, rng.int(600)));
+      finished = child.exitCode !== null;
+      child.kill('SIGKILL');
+      await exited;
+      if (!finished) kills++;
+      const head = await headOf(datadir);
+      if (head.number > 0n) expect(head.hash).toBe(hashes[Number(head.number) - 1]);
+      expect(head.number, `kill ${i}: the head went back`).toBeGreaterThanOrEqual(previous);
+      previous = head.number;
+      finished ||= head.number === BigInt(meta.blocks);
+    }
+    expect(kills).toBeGreaterThanOrEqual(10);
+    const r = exec(['--datadir', datadir, 'import', files.chain]);
+    expect(r.code, r.stderr).toBe(0);
     expect((await headOf(datadir)).hash).toBe(meta.headHash);
   }, 300_000);
 });

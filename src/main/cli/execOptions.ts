@@ -215,6 +215,8 @@ export function execNodeOptions(
       networkId: BigInt(networkId),
       gasCap: BigInt(get<number>('rpc.gascap')),
       evmTimeoutMs: get<number>('rpc.evmtimeout'),
+      // One debug_trace* answer is held to the bound of a batch answer.
+      traceResultMaxBytes: get<number>('rpc.batch-response-max-size'),
       gpo: {
         blocks: get<number>('gpo.blocks'),
         percentile: get<number>('gpo.percentile'),
@@ -342,6 +344,11 @@ export function execOptions(settings: Settings): ExecOptions {
       fdLimit: get<number | undefined>('fdlimit'),
     },
     chainSetup: chainSetupOptions(settings),
+    networking: {
+      maxPeers: get<number>('maxpeers'),
+      noDiscover: get<boolean>('nodiscover'),
+      syncMode: get<string>('syncmode'),
+    },
     accounts: {
       keystoreDir: nonEmpty(get<string | undefined>('keystore')) ?? join(datadir, 'keystore'),
       lightKdf: get<boolean>('lightkdf'),

@@ -1,6 +1,6 @@
 // The devnet's well-known accounts: the first ten keys of the "test test … junk" mnemonic that anvil and hardhat
 // print, so wallets and scripts already know them. Roles are fixed so a devnet.json reader can rely on them.
-import { addressOfKey } from '../exec/accounts/keystore.js';
+import { addressOfKey, Keystore } from '../exec/accounts/keystore.js';
 
 export const DEV_KEYS = [
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
@@ -36,4 +36,18 @@ export function devAccounts(): DevAccount[] {
 
 export function accountFor(role: keyof typeof ROLE_INDEX): DevAccount {
   return devAccounts()[ROLE_INDEX[role]] as DevAccount;
+}
+
+/**
+ * Makes the L1's developer account (tern-exec --dev's eth_accounts[0], the keystore's first key) the admin key,
+ * which the L1 genesis funds, as anvil's first account is: geth --dev funds the developer account it makes, but the
+ * devnet's L1 starts from its own genesis, where a fresh random key would hold nothing. A keystore that already has
+ * an account (a --reuse) is left alone. The empty password is the one --dev tries.
+ */
+export function seedL1DeveloperKeystore(keystoreDir: string): string {
+  const keystore = new Keystore(keystoreDir, true);
+  const first = keystore.list()[0];
+  if (first !== undefined) return first.address;
+  const admin = accountFor('admin');
+  return keystore.add('', Uint8Array.from(Buffer.from(admin.privateKey.slice(2), 'hex'))).address;
 }

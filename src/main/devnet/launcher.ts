@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TernError } from '../common/errors.js';
-import { accountFor, devAccounts } from './accounts.js';
+import { accountFor, devAccounts, seedL1DeveloperKeystore } from './accounts.js';
 import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
 import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson, type ScheduledUpgrades } from './genesis.js';
@@ -218,6 +218,7 @@ export class Devnet {
       l1Id = files.l1Id;
       const l1Dir = this.#path('l1');
       if (!existsSync(join(l1Dir, 'chaindata'))) await this.#init('l1', l1Dir, this.#path(FILES.l1Genesis));
+      seedL1DeveloperKeystore(join(l1Dir, 'keystore'));
       l1 = this.#spawn('l1', o.programs.exec, [
         '--dev',
         `--datadir=${l1Dir}`,

@@ -15,6 +15,7 @@ import { runInit } from './cmd/init.js';
 import { selectKzgLibrary } from './cryptoKzg.js';
 import { runDev } from './dev/start.js';
 import { startExecObservability, withImportProfiling } from './metrics/observability.js';
+import { logNetworkingSettings } from './networking.js';
 import { type ExecNode, runNode } from './node.js';
 import type { ExecContext } from './options.js';
 
@@ -45,6 +46,7 @@ export async function serveExec(ctx: ExecContext): Promise<ExecNode | undefined>
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
   logNativeStatus(logger, nativeStatus());
+  logNetworkingSettings(options.networking, logger);
   selectKzgLibrary(options.kzg.library, options.kzg.explicit, logger);
   const observability = await startExecObservability(options.observability, { logger, lifecycle: ctx.lifecycle });
   let node: ExecNode | undefined;

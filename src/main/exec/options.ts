@@ -10,6 +10,7 @@ import type { ImportCommandOptions } from './cmd/import.js';
 import type { DevOptions } from './dev/start.js';
 import type { ResolvedStorageSettings } from './history/options.js';
 import type { ExecObservabilityOptions } from './metrics/observability.js';
+import type { NetworkingOptions } from './networking.js';
 import type { ExecNodeOptions } from './node.js';
 import type { ChainSetupOptions } from './rollup/chainSetup.js';
 
@@ -22,6 +23,8 @@ export interface ExecOptions {
   /** --crypto.kzg, and whether it was given (a given library that cannot load is an error, a default one is not). */
   kzg: { library: string; explicit: boolean };
   observability: ExecObservabilityOptions;
+  /** --maxpeers, --nodiscover, --syncmode: logged as what they mean while tern-exec has no peers. */
+  networking: NetworkingOptions;
   database: ChainDatabaseOptions;
   chainSetup: ChainSetupOptions;
   /** --keystore (default <datadir>/keystore), --lightkdf, --password. */

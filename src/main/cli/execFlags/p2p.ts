@@ -63,10 +63,10 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     name: 'maxpeers',
     kind: 'uint',
     default: 50,
-    help: 'Maximum number of peers (0 disables the network)',
+    help: 'Maximum number of peers (0 disables the network); until execution-layer P2P is built tern-exec has no peers, whatever the value',
     category: P2P,
     toml: 'Node.P2P.MaxPeers',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'maxpendpeers',
@@ -119,7 +119,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Disable peer discovery',
     category: P2P,
     toml: 'Node.P2P.NoDiscovery',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'port',

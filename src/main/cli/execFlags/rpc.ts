@@ -244,7 +244,7 @@ export const RPC_FLAGS: readonly FlagSpec[] = [
     name: 'rpc.batch-response-max-size',
     kind: 'uint',
     default: userRpcDefaults.batchResponseMaxSize,
-    help: 'Maximum number of bytes returned from a batched call',
+    help: 'Maximum number of bytes returned from a batched call; also bounds one debug_trace* result',
     category: RPC,
     toml: 'Node.BatchResponseMaxSize',
     implemented: true,

@@ -85,9 +85,9 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
     kind: 'enum',
     values: ['snap', 'full'],
     default: 'snap',
-    help: 'Blockchain sync mode',
+    help: 'Blockchain sync mode; tern-exec executes every block (full) in both: snap sync is not built yet',
     category: STATE,
     toml: 'Eth.SyncMode',
-    implemented: false,
+    implemented: true,
   },
 ];

@@ -2,7 +2,8 @@
 // timestamp gives (slot = (timestamp − genesis time) / SECONDS_PER_SLOT, exact because the sealer only uses whole
 // slots), with the sidecars of the blob transactions it carries. Roots are real SSZ hash-tree-roots of a
 // BeaconBlockHeader whose state_root is the execution state root and whose body_root is the execution block hash,
-// so they are deterministic: the record can be rebuilt from the chain after a restart (sidecars are not kept then).
+// so they are deterministic: the record can be rebuilt from the chain after a restart, with the sidecars a
+// DevSidecarStore kept on disk.
 // A dev-chain reorg rewinds the record to the common ancestor (rewind) before the replacement blocks are added.
 import { createHash } from 'node:crypto';
 import { TernError } from '../../common/errors.js';
@@ -45,6 +46,8 @@ export interface DevBeaconOptions {
   secondsPerSlot: number;
   /** Blob bytes kept in memory; older blocks lose their sidecars first. */
   maxBlobBytes?: number;
+  /** Told when a block's sidecars are let go (retention, reorg), so a copy on disk can go too. */
+  onSidecarsDropped?: (block: DevBeaconBlock) => void;
 }
 
 export const devBeaconDefaults = { maxBlobBytes: 1 << 30 } as const;
@@ -85,6 +88,7 @@ export class DevBeacon {
   readonly genesisTime: bigint;
   readonly secondsPerSlot: number;
   readonly #maxBlobBytes: number;
+  readonly #onDropped: ((block: DevBeaconBlock) => void) | undefined;
   readonly #bySlot = new Map<bigint, DevBeaconBlock>();
   readonly #byRoot = new Map<string, DevBeaconBlock>();
   readonly #byNumber = new Map<bigint, DevBeaconBlock>();
@@ -99,6 +103,7 @@ export class DevBeacon {
     this.genesisTime = opts.genesisTime;
     this.secondsPerSlot = opts.secondsPerSlot;
     this.#maxBlobBytes = opts.maxBlobBytes ?? devBeaconDefaults.maxBlobBytes;
+    this.#onDropped = opts.onSidecarsDropped;
   }
 
   /** The slot of a block time; throws when the time is not on a slot boundary (the sealer never makes one). */
@@ -172,7 +177,10 @@ export class DevBeacon {
       if (this.#bySlot.get(b.header.slot) === b) this.#bySlot.delete(b.header.slot);
       const at = this.#withBlobs.indexOf(b.header.slot);
       if (at >= 0) this.#withBlobs.splice(at, 1);
-      if (b.sidecars) this.#blobBytes -= b.sidecars.reduce((s, c) => s + c.blob.length, 0);
+      if (b.sidecars && b.sidecars.length > 0) {
+        this.#blobBytes -= b.sidecars.reduce((s, c) => s + c.blob.length, 0);
+        this.#onDropped?.(b);
+      }
       b.sidecars = undefined;
     }
     this.#head = head;
@@ -188,6 +196,7 @@ export class DevBeacon {
       if (!b?.sidecars) continue;
       this.#blobBytes -= b.sidecars.reduce((n, s) => n + s.blob.length, 0);
       b.sidecars = undefined;
+      this.#onDropped?.(b);
     }
   }
 

@@ -1,5 +1,10 @@
 // The --dev chain's block producer (geth's simulated beacon): builds a block on the head from the pool and makes
 // it the head, either as soon as transactions are pending (period 0) or once per period, empty blocks included.
+// With period 0 (geth's simulated beacon on demand) a block is sealed only while transactions are pending, and one
+// block takes every pending transaction that fits: no empty blocks, and announcements that arrive while a block is
+// being sealed make one more seal, not one each. Once stop() is called nothing more is sealed: the seal under way
+// finishes, queued ones are dropped, before the database closes.
+//
 // Each block sits on a whole beacon slot (timestamp = genesis + slot · SECONDS_PER_SLOT, later than its parent),
 // carries a random prevRandao, no withdrawals and the previous beacon block's root, and its blob sidecars are
 // taken from the pool before the pool forgets them, for the beacon endpoints.
@@ -22,6 +27,7 @@ import type { BlockBuilder } from '../chain/builder.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import type { BlobSidecar } from '../txpool/sidecar.js';
 import { type DevBeacon, type DevBeaconBlock, type DevBlobSidecar, versionedHash } from './beacon.js';
+import type { DevSidecarStore } from './sidecarStore.js';
 
 /** What the sealer needs from the transaction pool (TernTxPool has it). */
 export interface SealerPool {
@@ -80,7 +86,10 @@ export class DevSealer {
   #timer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
   #stopped = false;
+  /** Period 0: a seal is scheduled or under way. */
   #scheduled = false;
+  /** Period 0: transactions were announced while a seal was scheduled or under way. */
+  #announced = false;
 
   constructor(
     private readonly opts: DevSealerOptions,
@@ -88,7 +97,7 @@ export class DevSealer {
     private readonly builder: BlockBuilder,
     private readonly pool: SealerPool,
     private readonly beacon: DevBeacon,
-    private readonly deps: { logger: Logger },
+    private readonly deps: { logger: Logger; sidecars?: DevSidecarStore | undefined },
   ) {
     this.#now = opts.now ?? Date.now;
     this.#epochLength = opts.epochLength ?? DEV_EPOCH_LENGTH;
@@ -127,9 +136,9 @@ export class DevSealer {
     return current > after ? current : after;
   }
 
-  /** Seals one block now (one seal at a time). */
+  /** Seals one block now (one seal at a time), empty or not. */
   seal(): Promise<SealedBlock> {
-    return this.#enqueue(() => this.#sealNow());
+    return this.#enqueue(async () => (await this.#sealNow(false)) as SealedBlock);
   }
 
   /** Replaces the last `depth` blocks with as many empty blocks at the same slots (after any seal under way). */
@@ -143,7 +152,11 @@ export class DevSealer {
   }
 
   #enqueue<T>(job: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(job);
+    const run = this.#queue.then(() => {
+      // Jobs still queued when the node stops are dropped: the database is about to close.
+      if (this.#stopped) throw new TernError('DEV_SEALER_STOPPED', 'the dev sealer is stopped');
+      return job();
+    });
     this.#queue = run.catch(() => undefined);
     return run;
   }
@@ -219,7 +232,9 @@ export class DevSealer {
     };
   }
 
-  async #sealNow(): Promise<SealedBlock> {
+  /** Builds and commits a block; with `skipEmpty`, a block without transactions is dropped (undefined). */
+  async #sealNow(skipEmpty: boolean): Promise<SealedBlock | undefined> {
+    if (skipEmpty && this.pool.status().pending === 0) return undefined;
     const parent = this.store.head();
     const slot = this.nextSlot();
     const built = await this.builder.build(parent.hash, {
@@ -229,7 +244,10 @@ export class DevSealer {
       withdrawals: [],
       parentBeaconBlockRoot: this.beacon.headRoot(),
     });
+    if (skipEmpty && built.block.transactions.length === 0) return undefined;
     const sidecars = this.#sidecarsOf(built.block.transactions);
+    // On disk before the block is: a restart never finds a sealed blob block without its sidecars.
+    this.deps.sidecars?.put(built.block.header.number, built.hash, sidecars);
     await this.store.commitBlock({
       block: built.block,
       hash: built.hash,
@@ -280,19 +298,33 @@ export class DevSealer {
     return out;
   }
 
-  /** Period 0: seal soon, then again while pending transactions keep making it into blocks. */
+  /**
+   * Period 0: seal soon; one seal at a time, again after it while transactions are pending and either the block
+   * took some or new ones were announced meanwhile (pending ones no block can take do not make empty blocks).
+   */
   #schedule(): void {
-    if (this.#scheduled || this.#stopped) return;
+    if (this.#stopped) return;
+    if (this.#scheduled) {
+      this.#announced = true;
+      return;
+    }
     this.#scheduled = true;
-    setTimeout(() => {
-      this.#scheduled = false;
-      void this.seal().then(
+    this.#announced = false;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#enqueue(() => this.#sealNow(true)).then(
         (b) => {
-          if (b.txs > 0 && this.pool.status().pending > 0) this.#schedule();
+          this.#scheduled = false;
+          const again = (b !== undefined && b.txs > 0) || this.#announced;
+          if (again && this.pool.status().pending > 0) this.#schedule();
         },
-        (err: unknown) => this.deps.logger.error('Sealing failed', { err: (err as Error).message }),
+        (err: unknown) => {
+          this.#scheduled = false;
+          this.#sealFailed(err);
+        },
       );
-    }, COALESCE_MS).unref();
+    }, COALESCE_MS);
+    this.#timer.unref();
   }
 
   /** Period N: a timer for the start of the next slot. */
@@ -302,10 +334,16 @@ export class DevSealer {
     this.#timer = setTimeout(
       () => {
         void this.seal()
-          .catch((err: unknown) => this.deps.logger.error('Sealing failed', { err: (err as Error).message }))
+          .catch((err: unknown) => this.#sealFailed(err))
           .finally(() => this.#arm());
       },
       Math.max(0, at - this.#now()),
     );
+  }
+
+  /** A failed seal is an error, unless the node is stopping (the seal was dropped, not failed). */
+  #sealFailed(err: unknown): void {
+    if (this.#stopped) return;
+    this.deps.logger.error('Sealing failed', { err: (err as Error).message });
   }
 }

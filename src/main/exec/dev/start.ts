@@ -19,11 +19,12 @@ import { type ExecNode, type ExecNodeOptions, startExecNode } from '../node.js';
 import type { ExecContext } from '../options.js';
 import { clientVersion } from '../rpc/api.js';
 import { InlineSenderRecovery } from '../senders/inline.js';
-import { DevBeacon } from './beacon.js';
+import { DevBeacon, type DevBlobSidecar } from './beacon.js';
 import { DevBeaconServer } from './beaconServer.js';
 import { DEV_CHAIN_ID, DEV_DEPOSIT_CONTRACT, devGenesis } from './genesis.js';
 import { devNamespace } from './rpc.js';
 import { DevSealer } from './sealer.js';
+import { DevSidecarStore } from './sidecarStore.js';
 
 /** --dev and its flags (cli/execOptions.ts). */
 export interface DevOptions {
@@ -140,8 +141,14 @@ export async function runDev(ctx: ExecContext, dev: DevOptions, observability?: 
 
   const genesisHeader = store.headerByNumber(0n);
   if (genesisHeader === undefined) throw new UsageError('the dev chain has no genesis block');
-  const beacon = new DevBeacon({ genesisTime: genesisHeader.timestamp, secondsPerSlot: period === 0 ? 1 : period });
-  rebuildBeacon(store, beacon);
+  // With a --datadir the sidecars of sealed blob transactions persist with the chain.
+  const sidecars = persistent ? new DevSidecarStore(join(datadir, 'dev-blobs')) : undefined;
+  const beacon = new DevBeacon({
+    genesisTime: genesisHeader.timestamp,
+    secondsPerSlot: period === 0 ? 1 : period,
+    ...(sidecars ? { onSidecarsDropped: (b) => sidecars.delete(b.blockNumber, b.blockHash) } : {}),
+  });
+  rebuildBeacon(store, beacon, sidecars, logger);
 
   const node = await startExecNode(db, dev.nodeAt(datadir), {
     logger: ctx.log.logger.child('exec'),
@@ -156,6 +163,7 @@ export async function runDev(ctx: ExecContext, dev: DevOptions, observability?: 
   });
   const sealer = new DevSealer({ period }, node.store, builder, node.txpool, beacon, {
     logger: logger.child('sealer'),
+    sidecars,
   });
   // dev_reorg; offered where --http.api / --ws.api list `dev` (or list nothing), and over IPC.
   node.registry.registerNamespace('dev', devNamespace(sealer));
@@ -181,19 +189,41 @@ export async function runDev(ctx: ExecContext, dev: DevOptions, observability?: 
   return { node, sealer, beacon, beaconUrl, developer: developer.address };
 }
 
-/** The beacon blocks of the chain already in the database (a restart with --datadir); their sidecars are gone. */
-function rebuildBeacon(store: ChainStore, beacon: DevBeacon): void {
+/**
+ * The beacon blocks of the chain already in the database (a restart with --datadir), with the sidecars kept on
+ * disk; the files of blocks no longer on the chain are deleted.
+ */
+export function rebuildBeacon(store: ChainStore, beacon: DevBeacon, sidecars?: DevSidecarStore, logger?: Logger): void {
   const head = store.head().number;
+  if (sidecars) {
+    const dropped = sidecars.prune((n, hashHex) => {
+      const hash = n <= head ? store.canonicalHash(n) : undefined;
+      return hash !== undefined && Buffer.from(hash).toString('hex') === hashHex;
+    });
+    if (dropped > 0) logger?.info('Deleted the blob sidecars of blocks no longer on the dev chain', { dropped });
+  }
+  let restored = 0;
   for (let n = 0n; n <= head; n++) {
     const hash = store.canonicalHash(n);
     const h = store.headerByNumber(n);
     if (hash === undefined || h === undefined) throw new UsageError(`the dev chain is missing block ${n}`);
+    let kept: DevBlobSidecar[] | undefined;
     try {
-      beacon.add({ number: n, hash, timestamp: h.timestamp, stateRoot: h.stateRoot });
+      kept = sidecars?.get(n, hash);
+    } catch (err) {
+      logger?.warn('Blob sidecars of a dev block are unreadable; the beacon API will not serve them', {
+        number: n,
+        err: (err as Error).message,
+      });
+    }
+    if (kept) restored += kept.length;
+    try {
+      beacon.add({ number: n, hash, timestamp: h.timestamp, stateRoot: h.stateRoot }, kept ?? []);
     } catch (err) {
       throw new UsageError(
         `block ${n} of the chain in --datadir is not on a ${beacon.secondsPerSlot}s slot: was it made with another --dev.period? (${(err as Error).message})`,
       );
     }
   }
+  if (restored > 0) logger?.info('Restored blob sidecars of the dev chain', { blobs: restored });
 }

@@ -82,6 +82,9 @@ export function signFilled(filled: FilledTx, key: Uint8Array): Uint8Array {
 
 type Call = (name: string, params: unknown[], ctx: CallContext) => Promise<unknown>;
 
+/** The request's transaction object (argument 0) decoded; a bad field is -32602 `invalid argument 0: ...`. */
+const decodeTxArgs = (raw: Record<string, unknown>): CallArgs => param([raw], 0, decodeCallArgs);
+
 /**
  * geth's SetDefaults: fills nonce, gas, fees and chain id of `raw` (the request's transaction object). `requireAll`
  * is eth_signTransaction's rule: gas, a fee and the nonce must be given.
@@ -93,7 +96,7 @@ export async function fillTransaction(
   opts: AccountsRpcOptions,
   requireAll = false,
 ): Promise<FilledTx> {
-  const args = decodeCallArgs(raw);
+  const args = decodeTxArgs(raw);
   if (args.from === undefined) throw serverError('from address not specified');
   if (raw.data !== undefined && raw.input !== undefined && raw.data !== raw.input)
     throw serverError('both "data" and "input" are set and not equal');
@@ -197,7 +200,7 @@ export function accountsEthMethods(
     sendTransaction: async (params, ctx) => {
       checkArity(params, 1);
       const raw = param(params, 0, decodeObject);
-      const from = decodeCallArgs(raw).from;
+      const from = decodeTxArgs(raw).from;
       // A locked or unknown account fails before any work, as in geth (wallet lookup first).
       if (from !== undefined) keyOf(manager, from);
       const filled = await fillTransaction(raw, call, ctx, opts);

@@ -21,6 +21,8 @@ export interface ExecRpcOptions {
   gasCap?: bigint | undefined;
   /** --rpc.evmtimeout in milliseconds; 0 for none. */
   evmTimeoutMs?: number | undefined;
+  /** Largest debug_trace* result, about its JSON bytes (--rpc.batch-response-max-size); 0 for none. */
+  traceResultMaxBytes?: number | undefined;
   /** --gpo.* */
   gpo?: Partial<GasPriceOracleOptions> | undefined;
   /** web3_clientVersion. */
@@ -32,6 +34,7 @@ export const execRpcDefaults = {
   networkId: 0n,
   gasCap: 50_000_000n,
   evmTimeoutMs: 5000,
+  traceResultMaxBytes: 25_000_000,
   gpo: gasPriceOracleDefaults,
 } as const;
 
@@ -41,6 +44,7 @@ export class ExecRpcBackend {
   readonly networkId: bigint;
   readonly gasCap: bigint;
   readonly evmTimeoutMs: number;
+  readonly traceResultMaxBytes: number;
   readonly clientVersion: string;
   readonly oracle: GasPriceOracle;
   readonly calls: CallRunner;
@@ -57,6 +61,7 @@ export class ExecRpcBackend {
     this.networkId = opts.networkId ?? execRpcDefaults.networkId;
     this.gasCap = opts.gasCap ?? execRpcDefaults.gasCap;
     this.evmTimeoutMs = opts.evmTimeoutMs ?? execRpcDefaults.evmTimeoutMs;
+    this.traceResultMaxBytes = opts.traceResultMaxBytes ?? execRpcDefaults.traceResultMaxBytes;
     this.clientVersion = opts.clientVersion ?? 'tern-exec';
     this.oracle = new GasPriceOracle({ ...gasPriceOracleDefaults, ...opts.gpo }, this);
     this.calls = new CallRunner(this);

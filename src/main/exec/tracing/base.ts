@@ -8,9 +8,37 @@ import type { TransactionLike, TxResult } from '../evm/interface.js';
 import { attach, type EvmListeners } from './evmEvents.js';
 import { TraceStopped, type TxTracer } from './interface.js';
 
+/**
+ * The size bound of one debug_trace* answer (--rpc.batch-response-max-size, shared by the tracers of one request):
+ * tracers charge what they record, about its JSON size, and stop once it is spent, so neither the reply nor the
+ * memory held while tracing grows past it.
+ */
+export class ResultBudget {
+  #used = 0;
+  constructor(readonly limitBytes: number) {}
+
+  /** Adds `bytes`; false once the total is past the limit. */
+  charge(bytes: number): boolean {
+    this.#used += bytes;
+    return this.#used <= this.limitBytes;
+  }
+
+  get used(): number {
+    return this.#used;
+  }
+}
+
+export function resultTooLarge(limitBytes: number): Error {
+  return new Error(
+    `trace result exceeds the response size limit of ${limitBytes} bytes (--rpc.batch-response-max-size): trace less (a struct logger "limit", disableStack, no enableMemory, or callTracer) or raise the limit`,
+  );
+}
+
 export abstract class TracerBase implements TxTracer {
   /** performance.now() past which the tracer stops execution; undefined for none. */
   deadline: number | undefined;
+  /** The request's result size bound; undefined for none. */
+  budget: ResultBudget | undefined;
   #reason: Error | undefined;
   #ticks = 0;
   #detach: (() => void) | undefined;
@@ -46,6 +74,14 @@ export abstract class TracerBase implements TxTracer {
       if (performance.now() > this.deadline) this.stop(new Error('execution timeout'));
     }
     if (this.#reason !== undefined) throw new TraceStopped(this.#reason.message);
+  }
+
+  /** Counts `bytes` of result against the budget; stops tracing (throws) once it is spent. */
+  protected charge(bytes: number): void {
+    const budget = this.budget;
+    if (budget === undefined || budget.charge(bytes)) return;
+    this.stop(resultTooLarge(budget.limitBytes));
+    this.check();
   }
 
   /** For result(): geth's GetResult returns the stop reason instead of a result. */

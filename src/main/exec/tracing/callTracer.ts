@@ -137,7 +137,9 @@ export class CallTracer extends TracerBase {
       if (start < e.memory.length) data.set(e.memory.subarray(start, Math.min(e.memory.length, start + data.length)));
       const list: string[] = [];
       for (let i = 0; i < topics; i++) list.push(`0x${(e.stack[n - 3 - i] as bigint).toString(16).padStart(64, '0')}`);
-      frame.logs.push({ address: addr(e.address), topics: list, data: hexBytes(data), position: frame.calls.length });
+      const log = { address: addr(e.address), topics: list, data: hexBytes(data), position: frame.calls.length };
+      this.charge(96 + log.data.length + 69 * topics);
+      frame.logs.push(log);
     }
   }
 
@@ -158,6 +160,8 @@ export class CallTracer extends TracerBase {
       frame.to = addr(m._codeAddress);
     }
     frame.input = m.data;
+    // A frame's JSON: its fixed fields, input and (at most) as much output again.
+    this.charge(256 + 4 * m.data.length);
     // STATICCALL carries no value; DELEGATECALL inherits its caller's.
     frame.value = type === 'STATICCALL' ? undefined : m.value;
     if (depth === 0) this.#root = frame;

@@ -18,7 +18,7 @@ import { type CallArgs, callDefaults, messageTransaction, toMessage } from '../e
 import type { TxHooks } from '../evm/context.js';
 import { blockEnv, createExecutor } from '../evm/executor.js';
 import { applyTransaction, type Executor } from '../evm/transition.js';
-import type { TracerBase } from './base.js';
+import { ResultBudget, type TracerBase } from './base.js';
 import type { TraceConfig } from './config.js';
 import { createTracer } from './directory.js';
 import { hexBytes } from './format.js';
@@ -30,6 +30,8 @@ export interface TraceBackend {
   readonly gasCap: bigint;
   read<T>(fn: (view: ChainView) => T | Promise<T>): Promise<T>;
   senderOf(raw: Uint8Array, tx: DecodedTx): Uint8Array;
+  /** Largest result of one request, about its JSON bytes (--rpc.batch-response-max-size); 0 or absent for none. */
+  readonly traceResultMaxBytes?: number | undefined;
 }
 
 /** One entry of debug_traceBlock*: geth's txTraceResult. */
@@ -65,6 +67,12 @@ export class TraceRunner {
     return run;
   }
 
+  /** A fresh result budget for one request (undefined when unbounded). */
+  #budget(): ResultBudget | undefined {
+    const limit = this.backend.traceResultMaxBytes ?? 0;
+    return limit > 0 ? new ResultBudget(limit) : undefined;
+  }
+
   #getExecutor(): Promise<Executor> {
     this.#executor ??= (async () => {
       return createExecutor(this.backend.config, EMPTY_READER);
@@ -84,6 +92,7 @@ export class TraceRunner {
         if (ref === undefined || block === undefined) throw serverError('transaction not found');
         if (block.header.number === 0n) throw serverError('genesis is not traceable');
         const tracer = createTracer(cfg);
+        tracer.budget = this.#budget();
         await this.#replay(executor, view, block, (i) => (i === lookup.index ? tracer : undefined), lookup.index, cfg);
         return tracerResult(tracer);
       }),
@@ -100,13 +109,16 @@ export class TraceRunner {
         if (block === undefined) throw serverError(`block ${hexBytes(ref.hash)} not found`);
         if (block.header.number === 0n) throw serverError('genesis is not traceable');
         const tracers: TracerBase[] = [];
+        const budget = this.#budget();
         await this.#replay(
           executor,
           view,
           block,
           (i) => {
-            tracers[i] = createTracer(cfg);
-            return tracers[i];
+            const tracer = createTracer(cfg);
+            tracer.budget = budget;
+            tracers[i] = tracer;
+            return tracer;
           },
           undefined,
           cfg,
@@ -195,6 +207,7 @@ export class TraceRunner {
         ctx.gasUsed = env.gasLimit - msg.gasLimit;
         const tracer = createTracer(cfg);
         tracer.deadline = cfg.timeoutMs > 0 ? performance.now() + cfg.timeoutMs : undefined;
+        tracer.budget = this.#budget();
         executor.tracer = tracer;
         try {
           await applyTransaction(ctx, tx, sender);

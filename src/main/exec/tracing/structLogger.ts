@@ -160,6 +160,7 @@ export class StructLogger extends TracerBase {
         entry.storage = { ...slots };
       }
     }
+    this.charge(entrySize(entry));
     this.#pendingCall = CALLS.has(code) ? this.#logs.length : -1;
     if (frame !== undefined) {
       frame.last = this.#logs.length;
@@ -243,6 +244,16 @@ export class StructLogger extends TracerBase {
       structLogs: this.#logs.map(entryJson),
     };
   }
+}
+
+/** About the JSON size of an entry (what the result budget counts). */
+function entrySize(e: Entry): number {
+  let n = 72 + e.op.length;
+  if (e.stack !== undefined) for (const v of e.stack) n += v.length + 3;
+  if (e.memory !== undefined) n += e.memory.length * 67;
+  if (e.storage !== undefined) n += Object.keys(e.storage).length * 134;
+  if (e.returnData !== undefined) n += e.returnData.length + 16;
+  return n;
 }
 
 function isPreExecutionError(err: string): boolean {

@@ -427,15 +427,9 @@ export class TernTxPool implements TxPool {
   }
 
   #insert(entry: PoolTx, existing: PoolTx | undefined): void {
-    const { globalSlots, globalQueue } = this.options;
-    // A full pool makes room by dropping its cheapest remote transactions, unless this one is cheaper still.
-    const overflow = this.#slots - (existing?.slots ?? 0) + entry.slots - (globalSlots + globalQueue);
-    if (overflow > 0) {
-      if (!entry.local && this.#underpriced(entry)) reject(PoolErrors.underpriced);
-      const victims = this.#cheapestRemotes(overflow, entry);
-      if (!victims) reject(PoolErrors.poolFull);
-      for (const v of victims) this.#remove(v, true);
-    }
+    const capacity = this.options.globalSlots + this.options.globalQueue;
+    const overflow = this.#slots - (existing?.slots ?? 0) + entry.slots - capacity;
+    if (overflow > 0) for (const v of this.#makeRoom(entry, overflow, capacity)) this.#remove(v, true);
     const wasPending = existing !== undefined && this.#pendingHashes.has(existing.hashHex);
     if (existing) this.#remove(existing, false);
     const acct = this.#account(entry.senderHex);
@@ -530,25 +524,78 @@ export class TernTxPool implements TxPool {
     return [...this.#all.values()].filter((t) => t.tx.type !== 3 && !this.#isLocalKey(t.senderHex));
   }
 
+  /** Remotes that could make room for `t`: not its own sender's earlier nonces (evicting those would gap it). */
+  #evictableFor(t: PoolTx): PoolTx[] {
+    return this.#remotes().filter((r) => r.senderHex !== t.senderHex || r.tx.nonce > t.tx.nonce);
+  }
+
   #underpriced(t: PoolTx): boolean {
     let cheapest: PoolTx | undefined;
-    for (const r of this.#remotes()) if (!cheapest || this.#cmpPrice(r, cheapest) < 0) cheapest = r;
+    for (const r of this.#evictableFor(t)) if (!cheapest || this.#cmpPrice(r, cheapest) < 0) cheapest = r;
     return cheapest !== undefined && this.#cmpPrice(cheapest, t) >= 0;
   }
 
-  /** The cheapest remote transactions freeing `slots`, or undefined when the remotes cannot free that much. */
-  #cheapestRemotes(slots: number, incoming: PoolTx): PoolTx[] | undefined {
-    const sorted = this.#remotes()
-      .filter((t) => t.senderHex !== incoming.senderHex || t.tx.nonce > incoming.tx.nonce)
-      .sort((a, b) => this.#cmpPrice(a, b));
-    const out: PoolTx[] = [];
+  /**
+   * What a full pool drops to admit `entry` (geth's legacypool add): the cheapest remote transactions; a remote
+   * cheaper than all of them is underpriced. Locals are never evicted for price, but a local flood must not lock
+   * other accounts out: when the remotes cannot free enough, an executable transaction (or a local one) may also
+   * take the room of other accounts' non-executable (queued) transactions, locals' included, the furthest nonces
+   * first. What is still missing: a local is admitted anyway (geth forces locals in), and so is an executable
+   * remote while the remotes together stay within the limits (the excess is the locals'); anything else is "txpool
+   * is full". A gapped remote never pushes out a pending transaction (geth's ErrFutureReplacePending).
+   */
+  #makeRoom(entry: PoolTx, slots: number, capacity: number): PoolTx[] {
+    if (!entry.local && this.#underpriced(entry)) reject(PoolErrors.underpriced);
+    const victims: PoolTx[] = [];
     let freed = 0;
-    for (const t of sorted) {
-      if (freed >= slots) break;
-      out.push(t);
-      freed += t.slots;
+    const take = (candidates: PoolTx[]) => {
+      for (const t of candidates) {
+        if (freed >= slots) break;
+        victims.push(t);
+        freed += t.slots;
+      }
+    };
+    take(this.#evictableFor(entry).sort((a, b) => this.#cmpPrice(a, b)));
+    const executable = !this.#isGapped(entry);
+    if (freed < slots && (entry.local || executable)) {
+      const chosen = new Set(victims);
+      take(
+        [...this.#all.values()]
+          .filter(
+            (t) =>
+              t.tx.type !== 3 &&
+              t.senderHex !== entry.senderHex &&
+              !this.#pendingHashes.has(t.hashHex) &&
+              !chosen.has(t),
+          )
+          .sort((a, b) => (a.tx.nonce > b.tx.nonce ? -1 : a.tx.nonce < b.tx.nonce ? 1 : this.#cmpPrice(a, b))),
+      );
     }
-    return freed >= slots ? out : undefined;
+    if (freed < slots && !entry.local) {
+      let remoteSlots = entry.slots;
+      for (const t of this.#remotes()) remoteSlots += t.slots;
+      for (const v of victims) if (!v.local) remoteSlots -= v.slots;
+      if (!executable || remoteSlots > capacity) reject(PoolErrors.poolFull);
+    }
+    if (!entry.local && !executable && victims.some((v) => this.#pendingHashes.has(v.hashHex)))
+      reject(PoolErrors.futureReplacePending);
+    return victims;
+  }
+
+  /** geth's isGapped: the transaction cannot run until a nonce the account's pending and queued lack arrives. */
+  #isGapped(t: PoolTx): boolean {
+    const acct = this.#accounts.get(t.senderHex);
+    const view = this.#chain.view();
+    let next: bigint;
+    try {
+      next = view.account(t.sender).nonce;
+    } finally {
+      view.release();
+    }
+    while (acct?.pending.has(next)) next++;
+    if (t.tx.nonce <= next) return false;
+    for (let n = next; n < t.tx.nonce; n++) if (!acct?.queued.has(n)) return true;
+    return false;
   }
 
   // ---- promotion, demotion and the global limits ----

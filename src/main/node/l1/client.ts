@@ -1,12 +1,20 @@
 // The layer-1 JSON-RPC client (op-node's L1Client role): block references, headers, transactions and receipts over
-// HTTP or WebSocket, with batching, a concurrency cap, a rate limit, retries on 429/5xx/timeouts, LRU caches keyed
-// by block hash, and — unless --l1.trustrpc — verification of everything against the block hash (verify.ts).
+// HTTP or WebSocket, with batching, a concurrency cap, a rate limit, LRU caches keyed by block hash, and — unless
+// --l1.trustrpc — verification of everything against the block hash (verify.ts).
+//
+// Behind a slow or flaky L1 (latency, 429/5xx, resets): each request is retried on its own with jittered
+// exponential back-off, every attempt counted in the rpc_client_* metrics, and the operator told by a WARN at most
+// every 10 s with the counts. Latency is hidden by reading ahead of derivation: a block asked for by number brings
+// its receipts and transactions, and the next --l1.max-concurrency blocks up to the known head, into the caches
+// (concurrent requests for one block's data share one fetch).
+
+import { backoffDelay } from '../../common/backoff.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { type BatchRequest, RpcClient, retryTransient } from '../../common/rpc/client.js';
+import { type BatchRequest, RpcClient } from '../../common/rpc/client.js';
 import { decodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
-import { RpcError, RpcErrorCode } from '../../protocol/jsonrpc/errors.js';
+import { RpcError, RpcErrorCode, RpcTransportError, RpcTransportErrorCode } from '../../protocol/jsonrpc/errors.js';
 import { LruCache } from './cache.js';
 import type { BlockLabel, Hex, L1BlockInfo, L1BlockRef, L1CallOptions, L1Source, L1Transaction } from './interface.js';
 import { RequestLimiter } from './limiter.js';
@@ -36,7 +44,11 @@ export interface L1ClientOptions {
   /** Attempts per request on 429, 5xx, timeouts and broken connections. */
   maxAttempts?: number | undefined;
   retryBaseDelayMs?: number | undefined;
+  /** Longest back-off between attempts. */
+  retryMaxDelayMs?: number | undefined;
   headers?: Readonly<Record<string, string>> | undefined;
+  /** Read ahead of derivation (blocks by number, their receipts and transactions); default on. */
+  prefetch?: boolean | undefined;
 }
 
 export const l1ClientDefaults = {
@@ -49,9 +61,22 @@ export const l1ClientDefaults = {
   /** op-node's default sequencing window when none is given. */
   seqWindowSize: 3600,
   timeoutMs: 10_000,
-  maxAttempts: 5,
-  retryBaseDelayMs: 250,
+  maxAttempts: 10,
+  retryBaseDelayMs: 100,
+  retryMaxDelayMs: 5000,
 } satisfies Partial<L1ClientOptions>;
+
+/** The failing-L1 WARN is said at most this often, with the counts since the last one. */
+const FAULT_REPORT_MS = 10_000;
+/** A block read ahead by number is used within this long, or fetched again (the chain may have moved). */
+const PREFETCH_TTL_MS = 30_000;
+
+/** Failures worth another attempt: transport failures (timeouts, resets, 429, 5xx) and cut or garbled answers. */
+function isTransient(err: unknown): boolean {
+  return (
+    err instanceof RpcTransportError && (err.severity === 'temporary' || err.code === RpcTransportErrorCode.badResponse)
+  );
+}
 
 /** Counters a metrics module can back; every field optional. */
 export interface L1ClientMetrics {
@@ -102,6 +127,13 @@ export class L1Client implements L1Source {
   readonly #receipts: LruCache<Receipt[]>;
   /** Receipts methods still believed available, best first. */
   #methods: ReceiptsMethod[];
+  /** Fetches under way by key, shared by the callers that want the same data. */
+  readonly #inflight = new Map<string, Promise<unknown>>();
+  /** Blocks read ahead by number, with when. */
+  readonly #ahead = new Map<number, { at: number; info: Promise<L1BlockInfo> }>();
+  /** The highest `latest` block seen: reading ahead never goes past it. */
+  #latestSeen = -1;
+  readonly #faults = { failures: 0, retried: 0, gaveUp: 0, lastErr: '', lastMethod: '', lastReport: 0, reported: 0 };
 
   constructor(opts: L1ClientOptions, deps: L1ClientDeps) {
     this.#opts = opts;
@@ -112,11 +144,6 @@ export class L1Client implements L1Source {
         url: opts.url,
         timeoutMs: opts.timeoutMs ?? l1ClientDefaults.timeoutMs,
         headers: opts.headers,
-        retry: retryTransient({
-          maxAttempts: opts.maxAttempts ?? l1ClientDefaults.maxAttempts,
-          baseDelayMs: opts.retryBaseDelayMs ?? l1ClientDefaults.retryBaseDelayMs,
-          maxDelayMs: 10_000,
-        }),
       },
       { logger: this.#logger, signal: deps.signal },
     );
@@ -146,17 +173,81 @@ export class L1Client implements L1Source {
   }
 
   async blockRefByLabel(label: BlockLabel, opts: L1CallOptions = {}): Promise<L1BlockRef> {
-    return refOf(await this.#headerBy('eth_getBlockByNumber', label, label, opts));
+    const info = await this.#headerBy('eth_getBlockByNumber', label, label, opts);
+    if (label === 'latest') this.#latestSeen = Math.max(this.#latestSeen, info.number);
+    return refOf(info);
   }
 
   async blockRefByNumber(num: number, opts: L1CallOptions = {}): Promise<L1BlockRef> {
+    let info: L1BlockInfo | undefined;
+    const ahead = this.#ahead.get(num);
+    if (ahead !== undefined) {
+      // Used once: after a reorg derivation asks again and gets a fresh answer.
+      this.#ahead.delete(num);
+      if (performance.now() - ahead.at < PREFETCH_TTL_MS) info = await ahead.info.catch(() => undefined);
+    }
+    info ??= await this.#headerByNumber(num, opts);
+    this.#readAhead(num, info.hash);
+    return refOf(info);
+  }
+
+  async #headerByNumber(num: number, opts: L1CallOptions): Promise<L1BlockInfo> {
     const info = await this.#headerBy('eth_getBlockByNumber', qty(num), `block ${num}`, opts);
     if (info.number !== num) {
       throw new TernError('L1_BLOCK_INVALID', `asked for L1 block ${num}, RPC answered block ${info.number}`, {
         severity: 'temporary',
       });
     }
-    return refOf(info);
+    return info;
+  }
+
+  /**
+   * Derivation reads blocks by number in order, then each one's receipts and transactions: fetch those of `num`
+   * now and the next blocks (up to --l1.max-concurrency, never past the known head) ahead, into the caches.
+   */
+  #readAhead(num: number, hash: Hex): void {
+    if (this.#opts.prefetch === false) return;
+    // Transactions first: with them cached, the receipts need no header request.
+    const warm = (h: Hex) =>
+      void this.infoAndTxsByHash(h)
+        .then(() => this.fetchReceipts(h))
+        .catch(() => undefined);
+    warm(hash);
+    const depth = this.#opts.maxConcurrency;
+    for (let n = num + 1; n <= num + depth && n <= this.#latestSeen; n++) {
+      if (this.#ahead.has(n)) continue;
+      // One request brings the header and the transactions of a block ahead.
+      const info = this.#blockByNumber(n);
+      info.then((i) => warm(i.hash)).catch(() => undefined);
+      this.#ahead.set(n, { at: performance.now(), info });
+    }
+    // Entries derivation skipped (a reset went elsewhere) are dropped.
+    for (const n of this.#ahead.keys()) if (n < num || n > num + 4 * depth) this.#ahead.delete(n);
+  }
+
+  /** A block by number with its transactions, verified, into the header and transaction caches. */
+  async #blockByNumber(num: number): Promise<L1BlockInfo> {
+    const json = await this.#call('eth_getBlockByNumber', [qty(num), true], {});
+    if (json === null || json === undefined) throw notFound(`block ${num}`);
+    const block = this.#verified(() => checkBlock(json, !this.#opts.trustRpc));
+    const info = infoOf(block.hash, block.header);
+    if (info.number !== num) {
+      throw new TernError('L1_BLOCK_INVALID', `asked for L1 block ${num}, RPC answered block ${info.number}`, {
+        severity: 'temporary',
+      });
+    }
+    this.#headers.set(block.hash, info);
+    this.#txs.set(block.hash, block.transactions.map(decodeTransaction));
+    return info;
+  }
+
+  /** One fetch per key at a time: a caller that wants what is already being fetched waits for it. */
+  #shared<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const running = this.#inflight.get(key);
+    if (running !== undefined) return running as Promise<T>;
+    const p = fn().finally(() => this.#inflight.delete(key));
+    this.#inflight.set(key, p);
+    return p;
   }
 
   async blockRefByHash(hash: Hex, opts: L1CallOptions = {}): Promise<L1BlockRef> {
@@ -181,6 +272,10 @@ export class L1Client implements L1Source {
       this.#metrics?.cacheHit?.('transactions');
       return { info, txs };
     }
+    return this.#shared(`txs:${key}`, () => this.#fetchTxs(key as Hex, opts));
+  }
+
+  async #fetchTxs(key: Hex, opts: L1CallOptions): Promise<{ info: L1BlockInfo; txs: L1Transaction[] }> {
     const json = await this.#call('eth_getBlockByHash', [key, true], opts);
     if (json === null || json === undefined) throw notFound(`block ${key}`);
     const block = this.#verified(() => checkBlock(json, !this.#opts.trustRpc));
@@ -199,17 +294,32 @@ export class L1Client implements L1Source {
       this.#metrics?.cacheHit?.('receipts');
       return { info: cachedInfo, receipts: cachedReceipts };
     }
+    return this.#shared(`receipts:${key}`, () => this.#fetchBlockReceipts(key as Hex, opts));
+  }
+
+  async #fetchBlockReceipts(key: Hex, opts: L1CallOptions): Promise<{ info: L1BlockInfo; receipts: Receipt[] }> {
     // The header with its transaction hashes: the receipts count and, for per-transaction fetching, what to ask.
-    const json = await this.#call('eth_getBlockByHash', [key, false], opts);
-    if (json === null || json === undefined) throw notFound(`block ${key}`);
-    const { hash: got, header } = this.#verified(() => checkHeader(json, !this.#opts.trustRpc));
-    if (got !== key) throw mismatch(key, got);
-    const info = infoOf(got, header);
-    const txHashes = (asJson(json, 'block').transactions ?? []) as unknown[];
-    if (!Array.isArray(txHashes)) throw new TernError('L1_BAD_RESPONSE', `block ${key} has no transactions list`);
-    const hashes = txHashes.map((t, i) =>
-      typeof t === 'string' ? t.toLowerCase() : hashField(asJson(t, `tx ${i}`), 'hash'),
-    );
+    // A block whose transactions are cached (verified against its header) needs no request for them.
+    let info: L1BlockInfo;
+    let hashes: string[];
+    const cachedTxs = this.#txs.get(key);
+    const cachedHeader = this.#headers.get(key);
+    if (cachedTxs && cachedHeader) {
+      info = cachedHeader;
+      hashes = cachedTxs.map((t) => toHex(t.hash));
+    } else {
+      const json = await this.#call('eth_getBlockByHash', [key, false], opts);
+      if (json === null || json === undefined) throw notFound(`block ${key}`);
+      const { hash: got, header } = this.#verified(() => checkHeader(json, !this.#opts.trustRpc));
+      if (got !== key) throw mismatch(key, got);
+      info = infoOf(got, header);
+      const txHashes = (asJson(json, 'block').transactions ?? []) as unknown[];
+      if (!Array.isArray(txHashes)) throw new TernError('L1_BAD_RESPONSE', `block ${key} has no transactions list`);
+      hashes = txHashes.map((t, i) =>
+        typeof t === 'string' ? t.toLowerCase() : hashField(asJson(t, `tx ${i}`), 'hash'),
+      );
+    }
+    const header = info.header;
     const receipts = await this.#fetchReceipts(key, hashes, opts);
     if (receipts.length !== hashes.length) {
       throw new TernError(
@@ -327,12 +437,71 @@ export class L1Client implements L1Source {
     );
   }
 
+  /**
+   * Runs one request with its own retries: transient failures are tried again after a jittered exponential
+   * back-off, each attempt holding a limiter slot only while it runs; every failure is counted and reported.
+   */
+  async #attempts<T>(method: string, cost: number, fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const maxAttempts = this.#opts.maxAttempts ?? l1ClientDefaults.maxAttempts;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#limiter.run(cost, () => this.#timed(method, fn), signal);
+      } catch (err) {
+        const retry = isTransient(err) && attempt < maxAttempts && signal?.aborted !== true;
+        this.#fault(method, err, retry);
+        if (!retry) throw err;
+        const delay = backoffDelay(attempt, {
+          baseMs: this.#opts.retryBaseDelayMs ?? l1ClientDefaults.retryBaseDelayMs,
+          maxMs: this.#opts.retryMaxDelayMs ?? l1ClientDefaults.retryMaxDelayMs,
+        });
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, delay);
+          signal?.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(t);
+              r();
+            },
+            { once: true },
+          );
+        });
+      }
+    }
+  }
+
+  /** Counts a failed attempt; a WARN at once for the first, then at most every 10 s with the counts since. */
+  #fault(method: string, err: unknown, retried: boolean): void {
+    if (!isTransient(err)) return;
+    const f = this.#faults;
+    f.failures++;
+    if (retried) f.retried++;
+    else f.gaveUp++;
+    f.lastErr = err instanceof Error ? err.message : String(err);
+    f.lastMethod = method;
+    const now = performance.now();
+    if (f.reported > 0 && now - f.lastReport < FAULT_REPORT_MS) return;
+    this.#logger.warn('L1 RPC requests failing, retrying', {
+      failures: f.failures,
+      retried: f.retried,
+      gaveUp: f.gaveUp,
+      sinceMs: f.reported === 0 ? 0 : Math.round(now - f.lastReport),
+      lastMethod: f.lastMethod,
+      lastErr: f.lastErr,
+    });
+    f.reported++;
+    f.lastReport = now;
+    f.failures = 0;
+    f.retried = 0;
+    f.gaveUp = 0;
+  }
+
   async #call(method: string, params: unknown[], opts: L1CallOptions): Promise<unknown> {
     this.#metrics?.rpcRequests?.(method, 1);
     try {
-      return await this.#limiter.run(
+      return await this.#attempts(
+        method,
         1,
-        () => this.#timed(method, () => this.#rpc.call(method, params, { signal: opts.signal })),
+        () => this.#rpc.call(method, params, { signal: opts.signal }),
         opts.signal,
       );
     } catch (err) {
@@ -350,9 +519,10 @@ export class L1Client implements L1Source {
       chunks.map(async (chunk) => {
         this.#metrics?.rpcRequests?.('batch', chunk.length);
         try {
-          const res = await this.#limiter.run(
+          const res = await this.#attempts(
+            '<batch>',
             chunk.length,
-            () => this.#timed('<batch>', () => this.#rpc.batch(chunk, { signal: opts.signal })),
+            () => this.#rpc.batch(chunk, { signal: opts.signal }),
             opts.signal,
           );
           return res.map((r) => {

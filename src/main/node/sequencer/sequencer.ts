@@ -8,6 +8,7 @@
 // runExclusive), so it never interleaves with a derivation step; a head that moved meanwhile drops the build.
 // Rejected attributes or payloads: sequencing error, rebuild after one block time. Inconsistent origins: ask the
 // driver for a reset. Safe head more than --sequencer.max-safe-lag behind: pause. Not the conductor's leader: wait.
+import { backoffDelay, FailureStreak } from '../../common/backoff.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import type { L1BlockRef, L2BlockRef } from '../../primitives/rollup/blockRef.js';
@@ -102,7 +103,10 @@ interface Sealed {
 /** How long an idle loop sleeps before looking again (start/stop wake it at once). */
 const IDLE_MS = 1000;
 const POLL_MS = 250;
-const TEMPORARY_BACKOFF_MS = 1000;
+/** Temporary failures (the engine down...): exponential back-off from 1 s, at most 10 s, jittered. */
+const TEMPORARY_BACKOFF = { baseMs: 1000, maxMs: 10_000, jitter: 0.2 } as const;
+/** While failures go on, a summary at most this often (the first failure is logged at once). */
+const FAILURE_SUMMARY_MS = 30_000;
 
 export const SEQUENCER_ALREADY_STARTED = 'sequencer already running';
 export const SEQUENCER_ALREADY_STOPPED = 'sequencer not running';
@@ -127,6 +131,7 @@ export class Sequencer {
   #leaderWarned = false;
   #txCount = 0;
   #lastSealed: L2BlockRef | undefined;
+  readonly #failures: FailureStreak;
 
   constructor(cfg: RollupConfig, opts: SequencerOptions, providers: SequencerProviders, deps: SequencerDeps) {
     this.#cfg = cfg;
@@ -143,6 +148,7 @@ export class Sequencer {
     this.#log = deps.logger.child('sequencer');
     this.#metrics = deps.metrics;
     this.#clock = deps.clock ?? systemClock;
+    this.#failures = new FailureStreak(FAILURE_SUMMARY_MS, () => this.#clock.now());
     this.#deps = deps;
     this.#p.origins.recover = this.#opts.recover;
     deps.signal?.addEventListener('abort', () => void this.close(), { once: true });
@@ -263,6 +269,8 @@ export class Sequencer {
       });
       try {
         wait = await this.#tick();
+        const ended = this.#failures.succeed();
+        if (ended) this.#log.info('Sequencing recovered', { failures: ended.failures, downForMs: ended.lastedMs });
       } catch (err) {
         wait = this.#onError(err);
       } finally {
@@ -300,9 +308,19 @@ export class Sequencer {
       this.#log.error('Engine rejected the sequenced block, rebuilding after one block time', { err: e.message });
       return this.#cfg.blockTime * 1000;
     }
-    const syncing = e.code === 'ENGINE_SYNCING';
-    this.#log.error('Sequencing failed temporarily, backing off', { code: e.code, err: e.message });
-    return syncing ? 30_000 : TEMPORARY_BACKOFF_MS;
+    const report = this.#failures.fail();
+    const retryInMs = e.code === 'ENGINE_SYNCING' ? 30_000 : backoffDelay(this.#failures.failures, TEMPORARY_BACKOFF);
+    if (report.kind === 'first')
+      this.#log.error('Sequencing failed temporarily, backing off', { code: e.code, err: e.message, retryInMs });
+    else if (report.kind === 'summary')
+      this.#log.warn('Sequencing still failing, backing off', {
+        failures: report.failures,
+        sinceMs: report.sinceMs,
+        code: e.code,
+        err: e.message,
+        retryInMs,
+      });
+    return retryInMs;
   }
 
   /** One step; returns how long to wait before the next. */

@@ -2,6 +2,9 @@
 // beacon slots with the previous beacon root (which the EIP-4788 contract stores), blob sidecars are kept for the
 // beacon API, and period N seals empty blocks on every slot. Safe and finalized follow geth's simulated beacon,
 // and reorg replaces the last blocks (the dev chain's anvil_reorg).
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineKzg, toBlobs } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +22,8 @@ import {
   type DevSealerOptions,
   devFinalizedNumber,
 } from '../../../../../src/main/exec/dev/sealer.js';
+import { DevSidecarStore } from '../../../../../src/main/exec/dev/sidecarStore.js';
+import { rebuildBeacon } from '../../../../../src/main/exec/dev/start.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { keccak256 as keccak } from '../../../../../src/main/native/keccak.js';
@@ -35,7 +40,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(period: number, now?: () => number, extra: Partial<DevSealerOptions> = {}) {
+async function setup(
+  period: number,
+  now?: () => number,
+  extra: Partial<DevSealerOptions> = {},
+  sealerLogger = logger,
+  sidecars?: DevSidecarStore,
+) {
   const genesisTime = BigInt(Math.floor(Date.now() / 1000)) - 100n;
   const db = await openDatabase({ engine: 'memory' });
   const store = new ChainStore(db);
@@ -43,11 +54,16 @@ async function setup(period: number, now?: () => number, extra: Partial<DevSeale
   const pool = await TernTxPool.open(dbPoolChain(db, store.config()), {}, { logger });
   const stop = headEvents(db).on(() => void pool.onNewHead());
   const builder = await BlockBuilder.create(store, new InlineSenderRecovery(), { logger, pool });
-  const beacon = new DevBeacon({ genesisTime, secondsPerSlot: period === 0 ? 1 : period });
+  const beacon = new DevBeacon({
+    genesisTime,
+    secondsPerSlot: period === 0 ? 1 : period,
+    ...(sidecars ? { onSidecarsDropped: (b) => sidecars.delete(b.blockNumber, b.blockHash) } : {}),
+  });
   const g = store.head();
   beacon.add({ number: 0n, hash: g.hash, timestamp: g.header.timestamp, stateRoot: g.header.stateRoot });
   const sealer = new DevSealer({ period, ...(now ? { now } : {}), ...extra }, store, builder, pool, beacon, {
-    logger,
+    logger: sealerLogger,
+    sidecars,
   });
   cleanups.push(async () => {
     await sealer.stop();
@@ -55,7 +71,7 @@ async function setup(period: number, now?: () => number, extra: Partial<DevSeale
     await pool.close();
     await db.close();
   });
-  return { store, pool, beacon, sealer, genesisTime };
+  return { store, pool, beacon, sealer, genesisTime, builder };
 }
 
 const transfer = async (nonce: number) =>
@@ -123,8 +139,69 @@ describe('DevSealer', () => {
     expect(txs).toBe(3);
   });
 
-  it('keeps the sidecars of sealed blob transactions', async () => {
-    const { store, pool, beacon, sealer } = await setup(0);
+  it('period 0: pending transactions go in one block, a flood makes no empty block and sealing stops with the pool', async () => {
+    const { store, pool, sealer, builder } = await setup(0);
+    for (let n = 0; n < 40; n++) expect((await pool.add(await transfer(n), { local: true })).ok).toBe(true);
+    sealer.start();
+    await waitFor(() => (pool.status().pending === 0 && store.head().number >= 1n) || undefined);
+    expect(store.head().number).toBe(1n);
+    expect(store.blockByNumber(1n)!.transactions).toHaveLength(40);
+
+    // One at a time, as fast as the pool takes them, while each block takes a while to build (a loaded node):
+    // every block carries transactions.
+    const build = builder.build.bind(builder);
+    builder.build = async (...args) => {
+      await new Promise((r) => setTimeout(r, 30));
+      return build(...args);
+    };
+    const signed = await Promise.all(Array.from({ length: 60 }, (_, i) => transfer(40 + i)));
+    for (const raw of signed) {
+      expect((await pool.add(raw, { local: true })).ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 8));
+    }
+    await waitFor(() => pool.status().pending === 0 || undefined);
+    const head = store.head().number;
+    let txs = 0;
+    for (let n = 1n; n <= head; n++) {
+      const count = store.blockByNumber(n)!.transactions.length;
+      expect(count, `block ${n}`).toBeGreaterThan(0);
+      txs += count;
+    }
+    expect(txs).toBe(100);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(store.head().number).toBe(head);
+  });
+
+  it('period 0: nothing is sealed once stopped, and a stopping sealer logs no failure', async () => {
+    const lines: string[] = [];
+    const capture = createLogger({
+      level: 'info',
+      format: 'json',
+      stream: { write: (l: string) => lines.push(l) },
+    }).logger;
+    const { store, pool, sealer } = await setup(0, undefined, {}, capture);
+    sealer.start();
+    const signed = await Promise.all(Array.from({ length: 80 }, (_, i) => transfer(i)));
+    const flood = (async () => {
+      for (const raw of signed) await pool.add(raw, { local: true });
+    })();
+    await waitFor(() => store.head().number >= 1n || undefined);
+    await sealer.stop();
+    const head = store.head().number;
+    await flood;
+    for (let n = 80; n < 85; n++) expect((await pool.add(await transfer(n), { local: true })).ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(store.head().number).toBe(head);
+    expect(pool.status().pending).toBeGreaterThan(0);
+    await expect(sealer.seal()).rejects.toThrow(/stopped/);
+    expect(lines.filter((l) => /"lvl":"(error|eror)"|Sealing failed/.test(l))).toEqual([]);
+  });
+
+  it('keeps the sidecars of sealed blob transactions, on disk too: a restart serves them again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tern-dev-blobs-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const sidecarStore = new DevSidecarStore(dir);
+    const { store, pool, beacon, sealer, genesisTime } = await setup(0, undefined, {}, logger, sidecarStore);
     const kzg = defineKzg(loadCKzg());
     const blobs = toBlobs({ data: `0x${Buffer.from('hello tern dev chain').toString('hex')}` });
     const raw = await ACCOUNT.signTransaction({
@@ -150,6 +227,24 @@ describe('DevSealer', () => {
     const commitment = loadCKzg().blobToKzgCommitment(sc[0]!.blob);
     expect(sc[0]!.commitment).toEqual(new Uint8Array(commitment));
     expect(loadCKzg().verifyBlobKzgProof(sc[0]!.blob, sc[0]!.commitment, sc[0]!.proof)).toBe(true);
+
+    // A restart: the beacon record is rebuilt from the chain, with the sidecars from disk.
+    await sealer.seal();
+    const restarted = new DevBeacon({ genesisTime, secondsPerSlot: 1 });
+    rebuildBeacon(store, restarted, new DevSidecarStore(dir));
+    const again = restarted.byNumber(sealed.number)!;
+    expect(again.root).toEqual(sealed.beacon.root);
+    expect(again.sidecars?.map((x) => x.versionedHash)).toEqual(sc.map((x) => x.versionedHash));
+    expect(again.sidecars?.[0]?.blob).toEqual(sc[0]!.blob);
+    expect(again.sidecars?.[0]?.proof).toEqual(sc[0]!.proof);
+    expect(restarted.byNumber(sealed.number + 1n)?.sidecars).toEqual([]);
+
+    // A reorg that takes the block off the chain deletes its file; a restart then has nothing for that height.
+    await sealer.reorg(2);
+    expect(readdirSync(dir)).toEqual([]);
+    const after = new DevBeacon({ genesisTime, secondsPerSlot: 1 });
+    rebuildBeacon(store, after, new DevSidecarStore(dir));
+    expect(after.byNumber(sealed.number)?.sidecars).toEqual([]);
   });
 
   it('follows the clock: empty blocks on the current slot, never two in one slot', async () => {

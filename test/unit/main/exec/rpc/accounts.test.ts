@@ -168,4 +168,18 @@ describe('account RPC', () => {
       'contract creation without any data provided',
     );
   });
+
+  it('answers malformed transaction objects with -32602 as eth_call does, never an internal error', async () => {
+    for (const method of ['eth_sendTransaction', 'eth_signTransaction']) {
+      expect(await rpcError(call(method, [{ from: DEV.address, nonce: [] }]))).toEqual({
+        code: -32602,
+        message:
+          'invalid argument 0: json: cannot unmarshal non-string into Go struct field TransactionArgs.nonce of type hexutil.Uint64',
+      });
+      expect((await rpcError(call(method, [{ from: 7, to: TO }]))).code).toBe(-32602);
+      expect((await rpcError(call(method, [{ from: DEV.address, accessList: [{ storageKeys: 'x' }] }]))).code).toBe(
+        -32602,
+      );
+    }
+  });
 });

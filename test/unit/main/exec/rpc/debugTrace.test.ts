@@ -66,10 +66,38 @@ function intrinsic(input: string, accessList: Array<{ storageKeys: string[] }>):
 
 describe('debug_trace*', () => {
   let rpc: TestRpc;
+  let chain: Awaited<ReturnType<typeof buildTestChain>>;
   beforeAll(async () => {
     const logger = createLogger({ level: 'silent', format: 'json' }).logger;
-    rpc = serveTestChain(await buildTestChain(logger));
+    chain = await buildTestChain(logger);
+    rpc = serveTestChain(chain);
   }, 120_000);
+
+  it('a looping call is refused past the response size limit, with bounded memory, and the executor is usable again', async () => {
+    // Creation code JUMPDEST PUSH1 0 JUMP: loops until the gas (the 50M cap) runs out, millions of opcodes.
+    const loop = { data: '0x5b600056' };
+    const small = serveTestChain(chain, { traceResultMaxBytes: 100_000 });
+    const err = await rpcError(small.call('debug_traceCall', [loop, 'latest']));
+    expect(err.code).toBe(-32000);
+    expect(err.message).toMatch(
+      /^trace result exceeds the response size limit of 100000 bytes \(--rpc.batch-response-max-size\)/,
+    );
+    // The default bound (25 MB, as a batch answer): refused as well, without the heap growing by gigabytes.
+    const before = process.memoryUsage().heapUsed;
+    const big = await rpcError(rpc.call('debug_traceCall', [loop, 'latest', { timeout: '60s' }]));
+    expect(big.message).toMatch(/limit of 25000000 bytes/);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(400 * 1024 * 1024);
+    // A trace within the bound still answers, on the same executor; a struct logger `limit` keeps one small.
+    const limited = (await small.call('debug_traceCall', [
+      { ...loop, gas: '0x30000' },
+      'latest',
+      { limit: 50 },
+    ])) as StructResult;
+    expect(limited.structLogs).toHaveLength(50);
+    expect(limited.structLogs.slice(0, 3).map((l) => l.op)).toEqual(['JUMPDEST', 'PUSH1', 'JUMP']);
+    const traced = (await small.call('debug_traceTransaction', [EMIT_TX, { tracer: 'callTracer' }])) as Frame;
+    expect(traced.gasUsed).toBe('0xca9c');
+  }, 60_000);
 
   it('struct logger: opcode sequence, gas accounting and storage of a known contract call', async () => {
     const tx = (await rpc.call('eth_getTransactionByHash', [EMIT_TX])) as {

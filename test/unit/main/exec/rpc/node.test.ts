@@ -121,6 +121,7 @@ describe('options from the flags', () => {
       networkId: 10n,
       gasCap: 123n,
       evmTimeoutMs: 2000,
+      traceResultMaxBytes: 1000,
       gpo: { blocks: 3, percentile: 50, maxPrice: 9n, ignorePrice: 4n, minSuggestedPriorityFee: 8n },
     });
   });

@@ -168,6 +168,49 @@ describe('pending and queued', () => {
     expect((await add(pool, D, { nonce: 0, tip: 1n }, true)).ok).toBe(true);
   });
 
+  it("a local flood never locks other accounts out (issue repro: B's gapped nonces 1-100, A's nonce 0)", async () => {
+    const limits = { globalSlots: 16, globalQueue: 64, accountQueue: 8 };
+    const { pool } = await open(limits);
+    // Locals skip the per-account queue limit, as in geth: all 100 of B's gapped transactions stay.
+    for (let n = 1; n <= 100; n++) expect((await add(pool, B, { nonce: n }, true)).ok).toBe(true);
+    expect(nonces(pool, 'queued', B)).toHaveLength(100);
+    // A local executable transaction from another account: admitted (geth forces locals in).
+    expect((await add(pool, A, { nonce: 0 }, true)).ok).toBe(true);
+    // A remote executable one too; both take the room of B's furthest non-executable transactions, so the pool
+    // is back within its limits.
+    expect((await add(pool, C, { nonce: 0 })).ok).toBe(true);
+    expect(nonces(pool, 'pending', A)).toEqual([0]);
+    expect(nonces(pool, 'pending', C)).toEqual([0]);
+    expect(nonces(pool, 'queued', B)).toEqual(Array.from({ length: 78 }, (_, i) => i + 1));
+    expect(pool.status().pending + pool.status().queued).toBe(limits.globalSlots + limits.globalQueue);
+    // A remote gapped one is held to geth's rules: no cheaper than the cheapest remote, never pushing out a
+    // pending transaction, and no room taken from anyone's queue.
+    const gapped = await add(pool, D, { nonce: 3 });
+    expect(gapped.ok ? '' : gapped.message).toBe('transaction underpriced');
+    const dearer = await add(pool, D, { nonce: 3, tip: 5_000_000_000n, feeCap: 9_000_000_000n });
+    expect(dearer.ok ? '' : dearer.message).toBe('future transaction tries to replace pending');
+    expect(nonces(pool, 'queued', B)).toHaveLength(78);
+  });
+
+  it('a local flood of executable transactions does not refuse an executable remote; the remotes stay bounded', async () => {
+    const { pool } = await open({ globalSlots: 4, globalQueue: 4, accountSlots: 2 });
+    for (let n = 0; n < 20; n++) expect(await add(pool, B, { nonce: n }, true)).toMatchObject({ ok: true });
+    expect(nonces(pool, 'pending', B)).toHaveLength(20);
+    expect(await add(pool, A, { nonce: 0 })).toMatchObject({ ok: true });
+    expect((await add(pool, A, { nonce: 1 })).ok).toBe(true);
+    expect(nonces(pool, 'pending', A)).toEqual([0, 1]);
+    expect(nonces(pool, 'pending', B)).toHaveLength(20);
+  });
+
+  it('a gapped remote never evicts a pending transaction (future transaction tries to replace pending)', async () => {
+    const { pool } = await open({ globalSlots: 1, globalQueue: 1, accountSlots: 1 });
+    await add(pool, A, { nonce: 0, tip: 5n });
+    await add(pool, B, { nonce: 0, tip: 10n });
+    const future = await add(pool, C, { nonce: 5, tip: 20n });
+    expect(future.ok ? '' : future.message).toBe('future transaction tries to replace pending');
+    expect(nonces(pool, 'pending', A)).toEqual([0]);
+  });
+
   it("--txpool.lifetime drops idle remote queues, not locals'", async () => {
     let t = 0;
     const { pool } = await open({ lifetimeMs: 1000, locals: [B.address] }, new FakeChain(), () => t);

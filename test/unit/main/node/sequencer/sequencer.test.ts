@@ -84,7 +84,13 @@ afterEach(async () => {
 });
 
 async function setup(
-  opts: { maxSafeLag?: number; stopped?: boolean; conductor?: SequencerConductor; startMs?: number } = {},
+  opts: {
+    maxSafeLag?: number;
+    stopped?: boolean;
+    conductor?: SequencerConductor;
+    startMs?: number;
+    logger?: typeof logger;
+  } = {},
 ) {
   const clock = new VirtualClock(opts.startMs ?? 1_000_500);
   const engine = new TimedEngine(clock);
@@ -126,7 +132,7 @@ async function setup(
     cfg,
     { l1Confs: 4, maxSafeLag: opts.maxSafeLag ?? 0, stopped: opts.stopped ?? false, recover: false },
     providers,
-    { logger, clock, metrics: { recordSequencingError: () => void errors.push('err') } },
+    { logger: opts.logger ?? logger, clock, metrics: { recordSequencingError: () => void errors.push('err') } },
   );
   running = seq;
   await seq.init();
@@ -192,6 +198,45 @@ describe('Sequencer build loop', () => {
     expect((tries[1]?.at ?? 0) - (tries[0]?.at ?? 0)).toBeGreaterThanOrEqual(2000);
     const b1 = await engine.payloadByNumber(1);
     expect(b1.payload.transactions.some((t) => t.length === 3 && t[2] === 0xad)).toBe(false);
+  });
+
+  it('backs off exponentially (bounded) while the engine is down: one ERROR, then summaries, then recovered', async () => {
+    const lines: Array<{ lvl: string; msg: string; failures?: number }> = [];
+    const capture = createLogger({
+      level: 'debug',
+      format: 'json',
+      stream: { write: (l: string) => lines.push(JSON.parse(l)) },
+    }).logger;
+    const { clock, engine, ctrl } = await setup({ logger: capture });
+    await until(() => ctrl.heads.unsafe.number >= 2, '2 blocks');
+    const downAt = clock.now();
+    const upAt = downAt + 120_000;
+    const attempts: number[] = [];
+    const fcu = engine.forkchoiceUpdated.bind(engine);
+    engine.forkchoiceUpdated = async (st, a) => {
+      if (clock.now() < upAt) {
+        attempts.push(clock.now());
+        throw new TernError('ENGINE_UNAVAILABLE', 'connect ECONNREFUSED 127.0.0.1:8551', { severity: 'temporary' });
+      }
+      return fcu(st, a);
+    };
+    const head = ctrl.heads.unsafe.number;
+    await until(() => clock.now() > upAt && ctrl.heads.unsafe.number > head + 2, 'sequencing after the engine is back');
+    // Exponential from 1 s, bounded at 10 s: about 16 tries in two minutes, not 120.
+    expect(attempts.length).toBeGreaterThan(8);
+    expect(attempts.length).toBeLessThan(25);
+    const gaps = attempts.slice(1).map((t, i) => t - (attempts[i] as number));
+    expect(gaps[1] as number).toBeGreaterThan(gaps[0] as number);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000 + 2000);
+    expect(gaps.slice(-3).every((g) => g >= 7000)).toBe(true);
+    const seq = lines.filter((l) => /Sequencing/.test(l.msg));
+    expect(seq.filter((l) => l.lvl === 'error' || l.lvl === 'eror').map((l) => l.msg)).toEqual([
+      'Sequencing failed temporarily, backing off',
+    ]);
+    const summaries = seq.filter((l) => l.msg === 'Sequencing still failing, backing off');
+    expect(summaries.length).toBeGreaterThanOrEqual(2);
+    expect(summaries.length).toBeLessThanOrEqual(4);
+    expect(seq.find((l) => l.msg === 'Sequencing recovered')?.failures).toBe(attempts.length);
   });
 
   it('pauses while the safe head lags by --sequencer.max-safe-lag, resumes when it catches up', async () => {
