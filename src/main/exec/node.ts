@@ -45,6 +45,7 @@ import { createRollupServices } from './rollup/services.js';
 import { accountManagerFromSettings } from './rpc/accounts.js';
 import { clientVersion, registerExecApis } from './rpc/api.js';
 import { ExecRpcBackend, type ExecRpcOptions } from './rpc/backend.js';
+import { createCallPool } from './rpc/callPool.js';
 import { FilterSystem } from './rpc/filters.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
@@ -89,6 +90,8 @@ export interface ExecNodeOptions {
   graphql?: GraphqlHttpOptions | undefined;
   /** The trie hasher's node cache (--cache.trie share) and prefetch (--cache.noprefetch); default: neither. */
   trieHasher?: TrieHasherOptions | undefined;
+  /** Threads running eth_call/estimateGas/createAccessList (./rpc/callPool.ts); default one per core, 0: inline. */
+  callWorkers?: number | undefined;
 }
 
 export interface ExecNode {
@@ -256,6 +259,11 @@ export async function startExecNode(
     { clientVersion: clientVersion(), ...opts.backend },
     logger.child('rpc'),
   );
+  const callPool = createCallPool(opts.callWorkers, logger.child('calls'));
+  if (callPool) {
+    backend.calls.usePool(callPool);
+    lifecycle.onStop('call workers', () => callPool.close());
+  }
   const heads = headEvents(db);
   const txpool = await TernTxPool.open(dbPoolChain(db, config), opts.txpool ?? {}, {
     logger: logger.child('txpool'),

@@ -1,0 +1,65 @@
+// Call-worker task module: eth_call, eth_estimateGas, eth_createAccessList (and GraphQL's call) run here, off the
+// coordinator, on the state the coordinator serves over the task's MessagePort (../main/exec/evm/remoteScope.ts).
+// Each thread keeps one CallExecutor (its EVM set up once) and runs one call at a time; the pool runs several.
+import { isRpcErrorLike, type RpcErrorObject } from '../main/common/rpc/errors.js';
+import { CallExecutor, type CallLimits } from '../main/exec/evm/call.js';
+import type { CallArgs } from '../main/exec/evm/callMessage.js';
+import { announceStart, type RemoteScopeHandle, remoteScope } from '../main/exec/evm/remoteScope.js';
+import { fail, ok, type TaskResult } from '../main/pool/interface.js';
+import type { ChainConfig } from '../main/primitives/chainConfig.js';
+
+export type CallOp = 'doCall' | 'call' | 'estimateGas' | 'createAccessList';
+
+export interface RunCallInput extends RemoteScopeHandle {
+  readonly op: CallOp;
+  readonly config: ChainConfig;
+  readonly limits: CallLimits;
+  readonly args: CallArgs;
+}
+
+/** The executor's answer, or the JSON-RPC error it raised (an RpcError does not survive the thread hop as a class). */
+export type RunCallOutput = { value: unknown } | { rpcError: RpcErrorObject };
+
+const limits: { gasCap: bigint; evmTimeoutMs: number } = { gasCap: 0n, evmTimeoutMs: 0 };
+const executors = new Map<bigint, CallExecutor>();
+
+export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOutput>> {
+  try {
+    announceStart(input);
+    limits.gasCap = input.limits.gasCap;
+    limits.evmTimeoutMs = input.limits.evmTimeoutMs;
+    let executor = executors.get(input.config.chainId);
+    if (executor === undefined) {
+      executor = new CallExecutor(input.config, limits);
+      executors.set(input.config.chainId, executor);
+    }
+    const scope = remoteScope(input);
+    const ex = executor;
+    const value = await ex.exclusive<unknown>(() => {
+      switch (input.op) {
+        case 'doCall':
+          return ex.doCall(scope, input.args);
+        case 'call':
+          return ex.call(scope, input.args);
+        case 'estimateGas':
+          return ex.estimateGas(scope, input.args);
+        case 'createAccessList':
+          return ex.createAccessList(scope, input.args);
+      }
+    });
+    return ok({ value });
+  } catch (err) {
+    if (isRpcErrorLike(err)) {
+      const e = err as RpcErrorObject;
+      return ok({
+        rpcError:
+          e.data === undefined
+            ? { code: e.code, message: e.message }
+            : { code: e.code, message: e.message, data: e.data },
+      });
+    }
+    return fail(err);
+  } finally {
+    input.port.close();
+  }
+}
