@@ -85,9 +85,9 @@ describe('call workers', () => {
     const loops = [user.call('eth_call', [{ input: LOOP }, 'latest']).catch(() => undefined)];
     await new Promise((r) => setTimeout(r, 200));
     const ms = await timed(async () =>
-      expect(
-        await user.call('eth_call', [{ to: '0x17e7eedce4ac02ef114a7ed9fe6e2f33feba1667', input: '0xff01' }]),
-      ).toBe('0xffee'),
+      expect(await user.call('eth_call', [{ to: '0x17e7eedce4ac02ef114a7ed9fe6e2f33feba1667', input: '0xff01' }])).toBe(
+        '0xffee',
+      ),
     );
     expect(ms).toBeLessThan(2000);
     await Promise.all(loops);
