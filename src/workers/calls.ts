@@ -4,24 +4,41 @@
 import { isRpcErrorLike, type RpcErrorObject } from '../main/common/rpc/errors.js';
 import { CallExecutor, type CallLimits } from '../main/exec/evm/call.js';
 import type { CallArgs } from '../main/exec/evm/callMessage.js';
+import { createExecutor } from '../main/exec/evm/executor.js';
 import { announceStart, type RemoteScopeHandle, remoteScope } from '../main/exec/evm/remoteScope.js';
+import type { Executor } from '../main/exec/evm/transition.js';
+import type { TraceConfig } from '../main/exec/tracing/config.js';
+import { traceCallOnScope } from '../main/exec/tracing/runner.js';
 import { fail, ok, type TaskResult } from '../main/pool/interface.js';
 import type { ChainConfig } from '../main/primitives/chainConfig.js';
 
-export type CallOp = 'doCall' | 'call' | 'estimateGas' | 'createAccessList';
+export type CallOp = 'doCall' | 'call' | 'estimateGas' | 'createAccessList' | 'traceCall';
 
 export interface RunCallInput extends RemoteScopeHandle {
   readonly op: CallOp;
   readonly config: ChainConfig;
   readonly limits: CallLimits;
   readonly args: CallArgs;
+  /** debug_traceCall's trace config (op traceCall). */
+  readonly trace?: TraceConfig | undefined;
 }
 
 /** The executor's answer, or the JSON-RPC error it raised (an RpcError does not survive the thread hop as a class). */
 export type RunCallOutput = { value: unknown } | { rpcError: RpcErrorObject };
 
+const EMPTY_READER = { getAccount: () => undefined, getStorage: () => 0n, getCode: () => new Uint8Array(0) };
 const limits: { gasCap: bigint; evmTimeoutMs: number } = { gasCap: 0n, evmTimeoutMs: 0 };
 const executors = new Map<bigint, CallExecutor>();
+const traceExecutors = new Map<bigint, Promise<Executor>>();
+
+function traceExecutor(config: ChainConfig): Promise<Executor> {
+  let executor = traceExecutors.get(config.chainId);
+  if (executor === undefined) {
+    executor = createExecutor(config, EMPTY_READER);
+    traceExecutors.set(config.chainId, executor);
+  }
+  return executor;
+}
 
 export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOutput>> {
   try {
@@ -34,6 +51,12 @@ export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOu
       executors.set(input.config.chainId, executor);
     }
     const scope = remoteScope(input);
+    if (input.op === 'traceCall') {
+      const trace = input.trace;
+      if (trace === undefined) return fail(new Error('traceCall without a trace config'));
+      const tracing = await traceExecutor(input.config);
+      return ok({ value: await traceCallOnScope(tracing, input.config, limits.gasCap, scope, input.args, trace) });
+    }
     const ex = executor;
     const value = await ex.exclusive<unknown>(() => {
       switch (input.op) {
@@ -45,6 +68,8 @@ export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOu
           return ex.estimateGas(scope, input.args);
         case 'createAccessList':
           return ex.createAccessList(scope, input.args);
+        case 'traceCall':
+          throw new Error('unreachable');
       }
     });
     return ok({ value });

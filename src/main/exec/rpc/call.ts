@@ -20,6 +20,7 @@ import { stateAt } from '../chain/stateAt.js';
 import { type AccessListResult, CallExecutor, type CallOutcome, type CallScope } from '../evm/call.js';
 import type { CallArgs } from '../evm/callMessage.js';
 import { serveScope } from '../evm/remoteScope.js';
+import type { TraceConfig } from '../tracing/config.js';
 import { isPending, stateBlockRef } from './blockTag.js';
 import { hex } from './format.js';
 import type { GasPriceOracle } from './gasPrice.js';
@@ -88,15 +89,38 @@ export class CallRunner {
         return this.#executor.estimateGas(scope, args);
       case 'createAccessList':
         return this.#executor.createAccessList(scope, args);
+      case 'traceCall':
+        // Traced calls run inline through the trace runner (../tracing/runner.ts), never from here.
+        throw serverError('traceCall is not a call-runner operation');
     }
   }
 
+  /** Whether calls run on the call workers (debug_traceCall asks). */
+  pooled(): boolean {
+    return this.#pool !== undefined;
+  }
+
+  /** debug_traceCall on a call worker, on `scope` (the tracer's timeout bounds it); only when pooled(). */
+  async traceCall(scope: CallScope, args: CallArgs, trace: TraceConfig): Promise<unknown> {
+    const pool = this.#pool;
+    if (pool === undefined) throw serverError('no call workers');
+    const out = await this.#remote(pool, 'traceCall', scope, args, trace);
+    if ('rpcError' in out) throw RpcError.fromObject(out.rpcError);
+    return out.value;
+  }
+
   /** One call on a worker, its state reads answered from `scope` while it runs. */
-  async #remote(pool: CallPool, op: CallOp, scope: CallScope, args: CallArgs): Promise<RunCallOutput> {
+  async #remote(
+    pool: CallPool,
+    op: CallOp,
+    scope: CallScope,
+    args: CallArgs,
+    trace?: TraceConfig,
+  ): Promise<RunCallOutput> {
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const abort = new AbortController();
-    const timeoutMs = this.backend.evmTimeoutMs;
+    const timeoutMs = trace === undefined ? this.backend.evmTimeoutMs : trace.timeoutMs;
     let killTimer: NodeJS.Timeout | undefined;
     serveScope(scope, port1, flag, () => {
       if (timeoutMs > 0) killTimer = setTimeout(() => abort.abort(), timeoutMs + CALL_KILL_GRACE_MS);
@@ -109,6 +133,7 @@ export class CallRunner {
           config: this.backend.config,
           limits: { gasCap: this.backend.gasCap, evmTimeoutMs: timeoutMs },
           args,
+          trace,
           header: scope.header,
           port: port2,
           flag,

@@ -1,8 +1,10 @@
 // debug_traceTransaction / traceBlockBy* / traceCall over the execution-apis chain, checked against expectations
 // derived independently of the tracers: the contract's disassembly, the receipt's gas and logs, the intrinsic gas
 // of the transaction, eth_getStorageAt and eth_getCode.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
+import type { CallPool } from '../../../../../src/main/exec/rpc/call.js';
+import { createCallPool } from '../../../../../src/main/exec/rpc/callPool.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { buildTestChain, rpcError, serveTestChain, type TestRpc } from './chain.js';
 
@@ -64,12 +66,22 @@ function intrinsic(input: string, accessList: Array<{ storageKeys: string[] }>):
   return gas;
 }
 
-describe('debug_trace*', () => {
+// debug_traceCall runs on the call workers when they are up: the suite runs over both paths.
+describe.each([
+  ['inline', false],
+  ['call workers', true],
+] as const)('debug_trace* (%s)', (_name, pooled) => {
   let rpc: TestRpc;
+  let pool: CallPool | undefined;
   beforeAll(async () => {
     const logger = createLogger({ level: 'silent', format: 'json' }).logger;
-    rpc = serveTestChain(await buildTestChain(logger));
+    pool = pooled ? createCallPool(2, logger) : undefined;
+    if (pooled) expect(pool).toBeDefined();
+    rpc = serveTestChain(await buildTestChain(logger), {}, undefined, pool);
   }, 120_000);
+  afterAll(async () => {
+    await pool?.close();
+  });
 
   it('struct logger: opcode sequence, gas accounting and storage of a known contract call', async () => {
     const tx = (await rpc.call('eth_getTransactionByHash', [EMIT_TX])) as {
