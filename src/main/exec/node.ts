@@ -262,7 +262,10 @@ export async function startExecNode(
   const callPool = createCallPool(opts.callWorkers, logger.child('calls'));
   if (callPool) {
     backend.calls.usePool(callPool);
-    lifecycle.onStop('call workers', () => callPool.close());
+    lifecycle.onStop('call workers', () => {
+      backend.calls.abortAll();
+      return callPool.close();
+    });
   }
   const heads = headEvents(db);
   const txpool = await TernTxPool.open(dbPoolChain(db, config), opts.txpool ?? {}, {

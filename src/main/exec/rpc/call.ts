@@ -47,9 +47,13 @@ export type CallPool = WorkerPool<CallTasks>;
 /** How long past --rpc.evmtimeout a call may keep its worker before the thread is terminated. */
 export const CALL_KILL_GRACE_MS = 1000;
 
+const SHUTTING_DOWN = 'shutting down';
+
 export class CallRunner {
   readonly #executor: CallExecutor;
   #pool: CallPool | undefined;
+  /** Calls running or queued on the workers: aborted when the node stops. */
+  readonly #inflight = new Set<AbortController>();
 
   constructor(private readonly backend: CallBackend) {
     this.#executor = new CallExecutor(backend.config, backend);
@@ -95,6 +99,11 @@ export class CallRunner {
     }
   }
 
+  /** Ends every call on the workers now (the node is stopping): they answer an error, their threads end. */
+  abortAll(): void {
+    for (const abort of this.#inflight) abort.abort(SHUTTING_DOWN);
+  }
+
   /** Whether calls run on the call workers (debug_traceCall asks). */
   pooled(): boolean {
     return this.#pool !== undefined;
@@ -120,6 +129,7 @@ export class CallRunner {
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const abort = new AbortController();
+    this.#inflight.add(abort);
     const timeoutMs = trace === undefined ? this.backend.evmTimeoutMs : trace.timeoutMs;
     let killTimer: NodeJS.Timeout | undefined;
     serveScope(scope, port1, flag, () => {
@@ -142,9 +152,11 @@ export class CallRunner {
         { signal: abort.signal, transfer: [port2 as unknown as ArrayBuffer] },
       );
       if (result.ok) return result.value;
+      if (abort.signal.reason === SHUTTING_DOWN) throw serverError('the node is shutting down');
       if (abort.signal.aborted) throw serverError(`execution aborted (timeout = ${formatDuration(timeoutMs)})`);
       throw serverError(result.error.message);
     } finally {
+      this.#inflight.delete(abort);
       if (killTimer !== undefined) clearTimeout(killTimer);
       port1.close();
     }

@@ -92,4 +92,30 @@ describe('call workers', () => {
     expect(ms).toBeLessThan(2000);
     await Promise.all(loops);
   }, 60_000);
+
+  it('stop at once on shutdown: a looping call does not hold the node for --rpc.evmtimeout', async () => {
+    const own = new Lifecycle(logger);
+    const { db } = await buildTestChain(logger);
+    own.onStop('database', () => db.close());
+    const n = await startExecNode(
+      db,
+      {
+        rpc: { http: { host: '127.0.0.1', port: 0, apis: ['eth'] } },
+        ipcPath: undefined,
+        backend: { evmTimeoutMs: 5000 },
+        callWorkers: 1,
+      },
+      { logger, lifecycle: own },
+    );
+    const client = new RpcClient({ url: (n.addresses[0] as { url: string }).url, timeoutMs: 60_000 }, { logger });
+    const loop = client.call('eth_call', [{ input: LOOP }, 'latest']).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const ms = await timed(() => own.stop('test'));
+    expect(ms).toBeLessThan(2500);
+    expect(await loop).toBe('failed');
+    await client.close();
+  }, 60_000);
 });
