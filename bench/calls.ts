@@ -21,6 +21,10 @@ const LOOP = '0x5b600056';
 /** A view function: keccak of a counter 100,000 times (≈ 8M gas), returns the last word. */
 const HEAVY = '0x620186a05b80600052602060002050600190038060045760005260206000f3';
 const HEAVY_ADDRESS = `0x${'c0de'.padStart(40, '0')}`;
+/** Reads 5,000 distinct storage slots (each a state read served from the coordinator on the worker path). */
+const SLOTS = 5000;
+const READER = '0x6113885b80545060019003806003570000';
+const READER_ADDRESS = `0x${'5107'.padStart(40, '0')}`;
 const LOOPS = 8;
 const PARALLEL = 8;
 const PROBE_MS = 4000;
@@ -51,7 +55,10 @@ async function run(): Promise<BenchRow[]> {
       gasLimit: '0x1c9c380',
       difficulty: '0x0',
       baseFeePerGas: '0x3b9aca00',
-      alloc: { [HEAVY_ADDRESS]: { balance: '0x0', code: HEAVY } },
+      alloc: {
+        [HEAVY_ADDRESS]: { balance: '0x0', code: HEAVY },
+        [READER_ADDRESS]: { balance: '0x0', code: READER },
+      },
     }),
   );
   const node = await startExecNode(
@@ -117,6 +124,27 @@ async function run(): Promise<BenchRow[]> {
       opsPerSec: (PARALLEL * 1000) / parallel,
       meanMicros: (parallel / PARALLEL) * 1000,
       note: `${parallel.toFixed(0)} ms total, ${(serial / parallel).toFixed(2)}× the throughput of one at a time`,
+    });
+
+    // The cost of a state read served across the thread boundary: the slot reader on a worker, then inline.
+    const reader = async (): Promise<number> => {
+      const t0 = performance.now();
+      await user.call('eth_call', [{ to: READER_ADDRESS }, 'latest']);
+      return performance.now() - t0;
+    };
+    const best = async (): Promise<number> => {
+      let min = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 5; i++) min = Math.min(min, await reader());
+      return min;
+    };
+    const onWorker = await best();
+    node.backend.calls.usePool(undefined);
+    const inline = await best();
+    rows.push({
+      task: `eth_call reading ${SLOTS} slots, call worker`,
+      opsPerSec: 1000 / onWorker,
+      meanMicros: onWorker * 1000,
+      note: `best of 5; inline ${inline.toFixed(1)} ms: ${(((onWorker - inline) / SLOTS) * 1000).toFixed(1)} µs more per slot read`,
     });
   } finally {
     await user.close();

@@ -3,9 +3,9 @@
 // flag until the answer is posted (StateReader is synchronous, as execution needs it). Why a proxy and not LMDB
 // read snapshots opened in the worker: `tern-exec --dev` without --datadir runs on an in-memory store no other thread
 // can see, and a pending block's state lives only in the coordinator's view. Answers are map or LMDB lookups on the
-// coordinator (microseconds) and every answer is cached for the rest of the call, so a view function touching a few
-// hundred slots costs a few hundred round trips (≈ 20–60 µs each), against seconds of EVM time that leave the
-// coordinator. The coordinator half (`serveScope`) answers from the scope the call was handed, inside the read view
+// coordinator (microseconds) and every answer is cached for the rest of the call. Measured (bench/calls.ts): a view
+// reading 5,000 distinct slots runs as fast on a worker as inline, so the round trip costs next to nothing beside
+// the EVM work that leaves the coordinator. The coordinator half (`serveScope`) answers from the scope the call was handed, inside the read view
 // that keeps its snapshot alive until the worker is done.
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { TernError } from '../../common/errors.js';
