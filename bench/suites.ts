@@ -1,5 +1,6 @@
 // The list of benchmark suites `npm run bench` knows. Each suite lives in its own file.
 import { blobsSuite } from './blobs.js';
+import { callsSuite } from './calls.js';
 import { derivationSuite } from './derivation.js';
 import { graphqlSuite } from './graphql.js';
 import { keccakSuite } from './keccak.js';
@@ -20,4 +21,5 @@ export const SUITES: BenchSuite[] = [
   derivationSuite,
   prunerSuite,
   graphqlSuite,
+  callsSuite,
 ];

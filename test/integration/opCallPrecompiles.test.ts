@@ -5,6 +5,8 @@
 // the same input in a block built and imported through the Engine API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcClient } from '../../src/main/common/rpc/client.js';
+import type { CallPool } from '../../src/main/exec/rpc/call.js';
+import { createCallPool } from '../../src/main/exec/rpc/callPool.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { batcherHashFromAddress, l1InfoDepositTx } from '../../src/main/primitives/op/l1Info.js';
 import { encodeDepositTx } from '../../src/main/primitives/tx/deposit/deposit.js';
@@ -34,8 +36,13 @@ const PAIRING_GAS = 25_000_000n;
 
 const q = (n: bigint | number) => `0x${n.toString(16)}`;
 
-describe('eth_call on an OP chain runs the OP precompiles a block runs', () => {
+// Over the inline executor and over the call workers: the same answers.
+describe.each([
+  ['inline', false],
+  ['call workers', true],
+] as const)('eth_call on an OP chain runs the OP precompiles a block runs (%s)', (_name, pooled) => {
   let exec: ExecNode;
+  let pool: CallPool | undefined;
   let rpc: RpcClient;
   let stop: () => Promise<void>;
   const secret = new Uint8Array(32).fill(0x6b);
@@ -51,13 +58,16 @@ describe('eth_call on an OP chain runs the OP precompiles a block runs', () => {
         funded: { [ALICE]: 10n ** 18n },
       }),
     );
-    const srv = await serveAuthRpc(exec, secret);
+    pool = pooled ? createCallPool(2, silentLogger()) : undefined;
+    if (pooled) expect(pool).toBeDefined();
+    const srv = await serveAuthRpc(exec, secret, pool);
     stop = srv.stop;
     rpc = new RpcClient({ url: srv.url, jwtSecret: secret, timeoutMs: 60_000 }, { logger: silentLogger() });
   });
   afterAll(async () => {
     await rpc?.close();
     await stop?.();
+    await pool?.close();
     await exec?.close();
   });
 

@@ -4,6 +4,7 @@
 // vaults — with fork times of the test's choosing; a tern-exec (ChainStore, importer, builder, EngineApi) on a
 // memory database started from it; its auth RPC (engine + eth namespaces) for the HTTP paths; and the matching
 // rollup config.
+
 import { createRequire } from 'node:module';
 import { createLogger, type Logger } from '../../src/main/common/logger/index.js';
 import { createAuthRpcServer, GETH_AUTH_APIS } from '../../src/main/common/rpc/listeners.js';
@@ -18,6 +19,7 @@ import { EngineApi } from '../../src/main/exec/engine/api.js';
 import { registerEngineApi } from '../../src/main/exec/engine/register.js';
 import { registerExecApis } from '../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../src/main/exec/rpc/backend.js';
+import type { CallPool } from '../../src/main/exec/rpc/call.js';
 import { InlineSenderRecovery } from '../../src/main/exec/senders/inline.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { GENESIS_BLOCK_FORKS } from '../../src/main/primitives/chainConfig.js';
@@ -186,9 +188,12 @@ export async function startExec(genesis: Record<string, unknown>, logger = silen
 export async function serveAuthRpc(
   exec: ExecNode,
   jwtSecret: Uint8Array,
+  callPool?: CallPool,
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const registry = registerEngineApi(new RpcRegistry(), exec.api);
-  registerExecApis(registry, new ExecRpcBackend(exec.db, exec.store.config(), {}, exec.logger));
+  const backend = new ExecRpcBackend(exec.db, exec.store.config(), {}, exec.logger);
+  backend.calls.usePool(callPool);
+  registerExecApis(registry, backend);
   const server = createAuthRpcServer(
     { host: '127.0.0.1', port: 0, jwtSecret, apis: GETH_AUTH_APIS },
     { registry, logger: exec.logger },

@@ -43,6 +43,7 @@ import { createRollupServices } from './rollup/services.js';
 import { openAccountManager } from './rpc/accounts.js';
 import { clientVersion, registerExecApis } from './rpc/api.js';
 import { ExecRpcBackend, type ExecRpcOptions } from './rpc/backend.js';
+import { createCallPool } from './rpc/callPool.js';
 import { FilterSystem } from './rpc/filters.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
@@ -87,6 +88,8 @@ export interface ExecNodeOptions {
   graphql?: GraphqlHttpOptions | undefined;
   /** The trie hasher's node cache (--cache.trie share) and prefetch (--cache.noprefetch); default: neither. */
   trieHasher?: TrieHasherOptions | undefined;
+  /** Threads running eth_call/estimateGas/createAccessList (./rpc/callPool.ts); default one per core, 0: inline. */
+  callWorkers?: number | undefined;
 }
 
 export interface ExecNode {
@@ -154,6 +157,14 @@ export async function startExecNode(
     { clientVersion: clientVersion(), ...opts.backend },
     logger.child('rpc'),
   );
+  const callPool = createCallPool(opts.callWorkers, logger.child('calls'));
+  if (callPool) {
+    backend.calls.usePool(callPool);
+    lifecycle.onStop('call workers', () => {
+      backend.calls.abortAll();
+      return callPool.close();
+    });
+  }
   const heads = headEvents(db);
   const txpool = await TernTxPool.open(dbPoolChain(db, config), opts.txpool ?? {}, {
     logger: logger.child('txpool'),

@@ -8,12 +8,19 @@ import { projectRoot } from '../common/paths.js';
 const NAME = /^[A-Za-z0-9_-]+$/;
 
 /**
- * Absolute path of the compiled task module `<root>/dist/src/workers/<name>.js`, whether this code runs from src/
- * (vitest) or dist/. Throws WORKER_NOT_BUILT when it is missing.
+ * Task modules that run a program's own code (tern-exec's EVM for the call workers) belong to that program and live
+ * in its `workers/` folder; every other task module is program-neutral and lives in src/workers/ (see
+ * docs/architecture.md).
+ */
+const PROGRAM_TASKS: Readonly<Record<string, string>> = { calls: join('main', 'exec', 'workers') };
+
+/**
+ * Absolute path of the compiled task module `<root>/dist/src/workers/<name>.js` (or its program's folder), whether
+ * this code runs from src/ (vitest) or dist/. Throws WORKER_NOT_BUILT when it is missing.
  */
 export function workerPath(name: string): string {
   if (!NAME.test(name)) throw new TernError('WORKER_NAME', `invalid worker module name '${name}'`);
-  const file = join(projectRoot(), 'dist', 'src', 'workers', `${name}.js`);
+  const file = join(projectRoot(), 'dist', 'src', PROGRAM_TASKS[name] ?? 'workers', `${name}.js`);
   if (!existsSync(file)) {
     throw new TernError(
       'WORKER_NOT_BUILT',

@@ -1,15 +1,26 @@
 // eth_call, eth_estimateGas and eth_createAccessList as JSON-RPC sees them: the block the request names, read through
 // one chain view, handed to the call executor (../evm/call.ts) as the header, the state after it and the chain's
 // block hashes; eth_createAccessList's fee defaults from the gas price oracle. The answers keep geth's words.
+// With a call pool (../workers/calls.ts) the executor runs on a worker thread, several calls at once, while
+// this thread answers the worker's state reads from the same view (../evm/remoteScope.ts) and stays free for the
+// Engine API; a call still running past --rpc.evmtimeout (plus a grace) has its thread terminated. Without a pool
+// (it could not start, or tests of the inline twin) the calls run here one after another.
+import { MessageChannel } from 'node:worker_threads';
+import { formatDuration } from '../../common/duration.js';
 import type { Logger } from '../../common/logger/index.js';
 import type { BlockNumberOrHash } from '../../common/rpc/params.js';
+import type { TaskMapOf, WorkerPool } from '../../pool/interface.js';
 import { blobBaseFee } from '../../primitives/block/fees.js';
 import { blobParamsAt, type ChainConfig } from '../../primitives/chainConfig.js';
-import { serverError } from '../../protocol/jsonrpc/errors.js';
+import { RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
 import type { ChainView, HeaderRef } from '../chain/chainView.js';
 import { stateAt } from '../chain/stateAt.js';
 import { type AccessListResult, CallExecutor, type CallOutcome, type CallScope } from '../evm/call.js';
 import type { CallArgs } from '../evm/callMessage.js';
+import { serveScope } from '../evm/remoteScope.js';
+import type { TraceConfig } from '../tracing/config.js';
+import type * as callTasks from '../workers/calls.js';
+import type { CallOp, RunCallOutput } from '../workers/calls.js';
 import { isPending, stateBlockRef } from './blockTag.js';
 import { hex } from './format.js';
 import type { GasPriceOracle } from './gasPrice.js';
@@ -29,40 +40,146 @@ function callScope(view: ChainView, ref: HeaderRef): CallScope {
   return { header: ref.header, reader: stateAt(view, ref), getBlockHash: (n) => view.canonicalHash(n) };
 }
 
+/** The call workers' tasks and their pool. */
+export type CallTasks = TaskMapOf<typeof callTasks>;
+export type CallPool = WorkerPool<CallTasks>;
+
+/** How long past --rpc.evmtimeout a call may keep its worker before the thread is terminated. */
+export const CALL_KILL_GRACE_MS = 1000;
+
+const SHUTTING_DOWN = 'shutting down';
+
 export class CallRunner {
   readonly #executor: CallExecutor;
+  #pool: CallPool | undefined;
+  /** Calls running or queued on the workers: aborted when the node stops. */
+  readonly #inflight = new Set<AbortController>();
 
   constructor(private readonly backend: CallBackend) {
     this.#executor = new CallExecutor(backend.config, backend);
   }
 
-  /** `fn` on the scope of the selected block, after the calls before it are done. */
-  #onBlock<T>(sel: BlockNumberOrHash, fn: (scope: CallScope, view: ChainView) => Promise<T>): Promise<T> {
-    return this.#executor.exclusive(() =>
-      this.backend.read((view) => fn(callScope(view, stateBlockRef(view, sel)), view), isPending(sel)),
-    );
+  /** Runs the calls on `pool` from now on (undefined: back on this thread). */
+  usePool(pool: CallPool | undefined): void {
+    this.#pool = pool;
+  }
+
+  /** `op` on the selected block: on a call worker when there is a pool, otherwise here after the calls before it. */
+  async #run<T>(op: CallOp, sel: BlockNumberOrHash, args: (scope: CallScope, view: ChainView) => CallArgs): Promise<T> {
+    const pool = this.#pool;
+    if (pool === undefined) {
+      return this.#executor.exclusive(() =>
+        this.backend.read(async (view) => {
+          const scope = callScope(view, stateBlockRef(view, sel));
+          return (await this.#inline(op, scope, args(scope, view))) as T;
+        }, isPending(sel)),
+      );
+    }
+    const out = await this.backend.read(async (view) => {
+      const scope = callScope(view, stateBlockRef(view, sel));
+      return this.#remote(pool, op, scope, args(scope, view));
+    }, isPending(sel));
+    if ('rpcError' in out) throw RpcError.fromObject(out.rpcError);
+    return out.value as T;
+  }
+
+  #inline(op: CallOp, scope: CallScope, args: CallArgs): Promise<unknown> {
+    switch (op) {
+      case 'doCall':
+        return this.#executor.doCall(scope, args);
+      case 'call':
+        return this.#executor.call(scope, args);
+      case 'estimateGas':
+        return this.#executor.estimateGas(scope, args);
+      case 'createAccessList':
+        return this.#executor.createAccessList(scope, args);
+      case 'traceCall':
+        // Traced calls run inline through the trace runner (../tracing/runner.ts), never from here.
+        throw serverError('traceCall is not a call-runner operation');
+    }
+  }
+
+  /** Ends every call on the workers now (the node is stopping): they answer an error, their threads end. */
+  abortAll(): void {
+    for (const abort of this.#inflight) abort.abort(SHUTTING_DOWN);
+  }
+
+  /** Whether calls run on the call workers (debug_traceCall asks). */
+  pooled(): boolean {
+    return this.#pool !== undefined;
+  }
+
+  /** debug_traceCall on a call worker, on `scope` (the tracer's timeout bounds it); only when pooled(). */
+  async traceCall(scope: CallScope, args: CallArgs, trace: TraceConfig): Promise<unknown> {
+    const pool = this.#pool;
+    if (pool === undefined) throw serverError('no call workers');
+    const out = await this.#remote(pool, 'traceCall', scope, args, trace);
+    if ('rpcError' in out) throw RpcError.fromObject(out.rpcError);
+    return out.value;
+  }
+
+  /** One call on a worker, its state reads answered from `scope` while it runs. */
+  async #remote(
+    pool: CallPool,
+    op: CallOp,
+    scope: CallScope,
+    args: CallArgs,
+    trace?: TraceConfig,
+  ): Promise<RunCallOutput> {
+    const { port1, port2 } = new MessageChannel();
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const abort = new AbortController();
+    this.#inflight.add(abort);
+    const timeoutMs = trace === undefined ? this.backend.evmTimeoutMs : trace.timeoutMs;
+    let killTimer: NodeJS.Timeout | undefined;
+    serveScope(scope, port1, flag, () => {
+      if (timeoutMs > 0) killTimer = setTimeout(() => abort.abort(), timeoutMs + CALL_KILL_GRACE_MS);
+    });
+    try {
+      const result = await pool.runResult(
+        'runCall',
+        {
+          op,
+          config: this.backend.config,
+          limits: { gasCap: this.backend.gasCap, evmTimeoutMs: timeoutMs },
+          args,
+          trace,
+          header: scope.header,
+          port: port2,
+          flag,
+        },
+        // A MessagePort moves to the worker; the pool's transfer list is typed for buffers only.
+        { signal: abort.signal, transfer: [port2 as unknown as ArrayBuffer] },
+      );
+      if (result.ok) return result.value;
+      if (abort.signal.reason === SHUTTING_DOWN) throw serverError('the node is shutting down');
+      if (abort.signal.aborted) throw serverError(`execution aborted (timeout = ${formatDuration(timeoutMs)})`);
+      throw serverError(result.error.message);
+    } finally {
+      this.#inflight.delete(abort);
+      if (killTimer !== undefined) clearTimeout(killTimer);
+      port1.close();
+    }
   }
 
   /** geth's DoCall: the message's outcome; used by GraphQL's `call`, which reports failures as data. */
   doCall(args: CallArgs, sel: BlockNumberOrHash): Promise<CallOutcome> {
-    return this.#onBlock(sel, (scope) => this.#executor.doCall(scope, args));
+    return this.#run('doCall', sel, () => args);
   }
 
   /** eth_call: the return data, or code 3 with the revert data, or the EVM's error. */
-  call(args: CallArgs, sel: BlockNumberOrHash): Promise<string> {
-    return this.#onBlock(sel, async (scope) => hex(await this.#executor.call(scope, args)));
+  async call(args: CallArgs, sel: BlockNumberOrHash): Promise<string> {
+    return hex(await this.#run<Uint8Array>('call', sel, () => args));
   }
 
   /** eth_estimateGas: geth's binary search for the lowest gas limit that does not fail. */
   estimateGas(args: CallArgs, sel: BlockNumberOrHash): Promise<bigint> {
-    return this.#onBlock(sel, (scope) => this.#executor.estimateGas(scope, args));
+    return this.#run('estimateGas', sel, () => args);
   }
 
   /** eth_createAccessList: re-runs the message with the list it touched until the list stops changing. */
   createAccessList(args: CallArgs, sel: BlockNumberOrHash): Promise<AccessListResult> {
-    return this.#onBlock(sel, (scope, view) =>
-      this.#executor.createAccessList(scope, this.#feeDefaults(view, args, scope.header)),
-    );
+    return this.#run('createAccessList', sel, (scope, view) => this.#feeDefaults(view, args, scope.header));
   }
 
   /** geth's setFeeDefaults for eth_createAccessList: fill the fee fields a transaction would get. */

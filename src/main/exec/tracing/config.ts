@@ -15,6 +15,8 @@ export interface TraceConfig {
   tracer: string | undefined;
   tracerConfig: unknown;
   timeoutMs: number;
+  /** Largest result, about its JSON bytes (--rpc.batch-response-max-size); 0 or absent for none. */
+  maxResultBytes?: number | undefined;
 }
 
 type Fields = Map<string, unknown>;

@@ -14,6 +14,7 @@ import { type RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
 import type { ChainView, HeaderRef } from '../chain/chainView.js';
 import { processBlock } from '../chain/processBlock.js';
 import { stateAt } from '../chain/stateAt.js';
+import type { CallScope } from '../evm/call.js';
 import { type CallArgs, callDefaults, messageTransaction, toMessage } from '../evm/callMessage.js';
 import type { TxHooks } from '../evm/context.js';
 import { blockEnv, createExecutor } from '../evm/executor.js';
@@ -32,6 +33,14 @@ export interface TraceBackend {
   senderOf(raw: Uint8Array, tx: DecodedTx): Uint8Array;
   /** Largest result of one request, about its JSON bytes (--rpc.batch-response-max-size); 0 or absent for none. */
   readonly traceResultMaxBytes?: number | undefined;
+  /** The call workers (ExecRpcBackend's CallRunner): debug_traceCall runs there when they are up. */
+  readonly calls?: RemoteTraceCalls | undefined;
+}
+
+/** Traced calls run elsewhere: `pooled()` says whether they can be. */
+export interface RemoteTraceCalls {
+  pooled(): boolean;
+  traceCall(scope: CallScope, args: CallArgs, cfg: TraceConfig): Promise<unknown>;
 }
 
 /** One entry of debug_traceBlock*: geth's txTraceResult. */
@@ -185,40 +194,66 @@ export class TraceRunner {
     }
   }
 
-  /** debug_traceCall: the call run as eth_call runs it on the state of the selected block, traced. */
-  traceCall(args: CallArgs, sel: BlockNumberOrHash, cfg: TraceConfig): Promise<unknown> {
-    createTracer(cfg);
+  /**
+   * debug_traceCall: the call run as eth_call runs it on the state of the selected block, traced — on a call worker
+   * when the backend has them (the state served from this thread's view), otherwise here one at a time.
+   */
+  traceCall(args: CallArgs, sel: BlockNumberOrHash, requested: TraceConfig): Promise<unknown> {
+    createTracer(requested);
+    // The result bound travels with the config: the call worker that may run it builds its own budget.
+    const cfg: TraceConfig = { ...requested, maxResultBytes: this.backend.traceResultMaxBytes ?? 0 };
     const { config, gasCap } = this.backend;
+    const scopeOf = (view: ChainView): CallScope => {
+      const ref = traceCallBlock(view, sel);
+      return { header: ref.header, reader: stateAt(view, ref), getBlockHash: (n) => view.canonicalHash(n) };
+    };
+    const remote = this.backend.calls;
+    if (remote?.pooled() === true) {
+      return this.backend.read((view) => remote.traceCall(scopeOf(view), args, cfg));
+    }
     return this.#exclusive((executor) =>
-      this.backend.read(async (view) => {
-        const ref = traceCallBlock(view, sel);
-        executor.state.reset(stateAt(view, ref));
-        const h = ref.header;
-        const filled = callDefaults(args, gasCap, h.baseFeePerGas, config.chainId);
-        const msg = toMessage(filled, h.baseFeePerGas);
-        const env = blockEnv(config, executor.common, h, (n) => view.canonicalHash(n), {
-          noBaseFee: msg.gasPrice === 0n,
-          noBlobBaseFee: msg.blobFeeCap === 0n,
-        });
-        const sender = new Address(msg.from);
-        const tx = messageTransaction(msg, executor.state.getNonce(sender));
-        const ctx = executor.startBlock(env);
-        // The message's own gas is the gas pool (geth's traceTx).
-        ctx.gasUsed = env.gasLimit - msg.gasLimit;
-        const tracer = createTracer(cfg);
-        tracer.deadline = cfg.timeoutMs > 0 ? performance.now() + cfg.timeoutMs : undefined;
-        tracer.budget = this.#budget();
-        executor.tracer = tracer;
-        try {
-          await applyTransaction(ctx, tx, sender);
-        } catch (err) {
-          if (err instanceof TraceStopped) throw serverError(tracer.stopped?.message ?? err.message);
-          if (err instanceof TernError) throw serverError(`tracing failed: ${err.message}`);
-          throw err;
-        }
-        return tracerResult(tracer);
-      }),
+      this.backend.read((view) => traceCallOnScope(executor, config, gasCap, scopeOf(view), args, cfg)),
     );
+  }
+}
+
+/** debug_traceCall's run on `scope` with `executor` (here or on a call worker); resets the executor after. */
+export async function traceCallOnScope(
+  executor: Executor,
+  config: ChainConfig,
+  gasCap: bigint,
+  scope: CallScope,
+  args: CallArgs,
+  cfg: TraceConfig,
+): Promise<unknown> {
+  executor.state.reset(scope.reader);
+  const h = scope.header;
+  const filled = callDefaults(args, gasCap, h.baseFeePerGas, config.chainId);
+  const msg = toMessage(filled, h.baseFeePerGas);
+  const env = blockEnv(config, executor.common, h, scope.getBlockHash, {
+    noBaseFee: msg.gasPrice === 0n,
+    noBlobBaseFee: msg.blobFeeCap === 0n,
+  });
+  const sender = new Address(msg.from);
+  const tx = messageTransaction(msg, executor.state.getNonce(sender));
+  const ctx = executor.startBlock(env);
+  // The message's own gas is the gas pool (geth's traceTx).
+  ctx.gasUsed = env.gasLimit - msg.gasLimit;
+  const tracer = createTracer(cfg);
+  tracer.deadline = cfg.timeoutMs > 0 ? performance.now() + cfg.timeoutMs : undefined;
+  const maxBytes = cfg.maxResultBytes ?? 0;
+  tracer.budget = maxBytes > 0 ? new ResultBudget(maxBytes) : undefined;
+  executor.tracer = tracer;
+  try {
+    await applyTransaction(ctx, tx, sender);
+    return tracerResult(tracer);
+  } catch (err) {
+    if (err instanceof TraceStopped) throw serverError(tracer.stopped?.message ?? err.message);
+    if (err instanceof TernError) throw serverError(`tracing failed: ${err.message}`);
+    throw err;
+  } finally {
+    executor.tracer = undefined;
+    executor.state.reset(EMPTY_READER);
   }
 }
 

@@ -1,6 +1,7 @@
 // The execution-apis test chain (genesis + 20 Cancun blocks) imported into a database, as the RPC tests use it:
 // the same steps as `tern-exec init` and `tern-exec import`, then the forkchoice of headfcu.json applied (hive sends
 // it before running the tests: head, safe and finalized all at block 20).
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '../../../../../src/main/common/logger/index.js';
@@ -12,6 +13,7 @@ import { writeFinalizedBlockHash, writeSafeBlockHash } from '../../../../../src/
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { registerExecApis } from '../../../../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend, type ExecRpcOptions } from '../../../../../src/main/exec/rpc/backend.js';
+import type { CallPool } from '../../../../../src/main/exec/rpc/call.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { decodeBlock } from '../../../../../src/main/primitives/block/block.js';
 import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
@@ -66,9 +68,15 @@ export interface TestRpc extends TestChain {
   call(method: string, params?: unknown[]): Promise<unknown>;
 }
 
-export function serveTestChain(chain: TestChain, opts: ExecRpcOptions = {}, logger?: Logger): TestRpc {
+export function serveTestChain(
+  chain: TestChain,
+  opts: ExecRpcOptions = {},
+  logger?: Logger,
+  callPool?: CallPool,
+): TestRpc {
   const log = logger ?? createLogger({ level: 'silent', format: 'json' }).logger;
   const backend = new ExecRpcBackend(chain.db, chain.store.config(), opts, log);
+  backend.calls.usePool(callPool);
   const registry = registerExecApis(new RpcRegistry(), backend);
   const call = async (method: string, params: unknown[] = []): Promise<unknown> => {
     const handler = registry.lookupMethod(method);

@@ -1,8 +1,10 @@
 // debug_traceTransaction / traceBlockBy* / traceCall over the execution-apis chain, checked against expectations
 // derived independently of the tracers: the contract's disassembly, the receipt's gas and logs, the intrinsic gas
 // of the transaction, eth_getStorageAt and eth_getCode.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
+import type { CallPool } from '../../../../../src/main/exec/rpc/call.js';
+import { createCallPool } from '../../../../../src/main/exec/rpc/callPool.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { buildTestChain, rpcError, serveTestChain, type TestRpc } from './chain.js';
 
@@ -64,19 +66,29 @@ function intrinsic(input: string, accessList: Array<{ storageKeys: string[] }>):
   return gas;
 }
 
-describe('debug_trace*', () => {
+// debug_traceCall runs on the call workers when they are up: the suite runs over both paths.
+describe.each([
+  ['inline', false],
+  ['call workers', true],
+] as const)('debug_trace* (%s)', (_name, pooled) => {
   let rpc: TestRpc;
   let chain: Awaited<ReturnType<typeof buildTestChain>>;
+  let pool: CallPool | undefined;
   beforeAll(async () => {
     const logger = createLogger({ level: 'silent', format: 'json' }).logger;
+    pool = pooled ? createCallPool(2, logger) : undefined;
+    if (pooled) expect(pool).toBeDefined();
     chain = await buildTestChain(logger);
-    rpc = serveTestChain(chain);
+    rpc = serveTestChain(chain, {}, undefined, pool);
   }, 120_000);
+  afterAll(async () => {
+    await pool?.close();
+  });
 
   it('a looping call is refused past the response size limit, with bounded memory, and the executor is usable again', async () => {
     // Creation code JUMPDEST PUSH1 0 JUMP: loops until the gas (the 50M cap) runs out, millions of opcodes.
     const loop = { data: '0x5b600056' };
-    const small = serveTestChain(chain, { traceResultMaxBytes: 100_000 });
+    const small = serveTestChain(chain, { traceResultMaxBytes: 100_000 }, undefined, pool);
     const err = await rpcError(small.call('debug_traceCall', [loop, 'latest']));
     expect(err.code).toBe(-32000);
     expect(err.message).toMatch(

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { TablePrefix } from '../../../../../src/main/exec/db/schema.js';
 import { iterateStorage } from '../../../../../src/main/exec/db/state.js';
+import type { ExecRpcOptions } from '../../../../../src/main/exec/rpc/backend.js';
+import type { CallPool } from '../../../../../src/main/exec/rpc/call.js';
+import { createCallPool } from '../../../../../src/main/exec/rpc/callPool.js';
 import { TrieStateReader } from '../../../../../src/main/exec/state/trieReader.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { asList, rlpDecode } from '../../../../../src/main/primitives/rlp.js';
@@ -271,7 +274,23 @@ describe('eth_getLogs', () => {
   });
 });
 
-describe('calls', () => {
+// The same suite over the inline executor and over the call workers (state served from this thread).
+describe.each([
+  ['inline', false],
+  ['call workers', true],
+] as const)('calls (%s)', (_name, pooled) => {
+  let rpc: TestRpc;
+  let pool: CallPool | undefined;
+  const serve = (opts: ExecRpcOptions = {}): TestRpc => serveTestChain(chain, opts, undefined, pool);
+  beforeAll(() => {
+    pool = pooled ? createCallPool(2, logger) : undefined;
+    if (pooled) expect(pool).toBeDefined();
+    rpc = serve();
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+
   it('executes at earlier blocks and reports reverts, gas and consensus errors as geth', async () => {
     expect(await rpc.call('eth_call', [{ to: ECHO, input: '0xff01' }, '0x5'])).toBe('0xffee');
     expect(await rpc.call('eth_call', [{ to: ECHO, input: '0xff01' }])).toBe('0xffee');
@@ -298,7 +317,7 @@ describe('calls', () => {
   });
 
   it('caps gas at --rpc.gascap', async () => {
-    const capped = serveTestChain(chain, { gasCap: 60_000n });
+    const capped = serve({ gasCap: 60_000n });
     expect(await rpcError(capped.call('eth_call', [{ input: LOOP }]))).toEqual({ code: -32000, message: 'out of gas' });
     expect(await rpcError(capped.call('eth_estimateGas', [{ input: LOOP }]))).toEqual({
       code: -32000,
@@ -308,7 +327,7 @@ describe('calls', () => {
   });
 
   it('aborts calls that run past --rpc.evmtimeout', async () => {
-    const slow = serveTestChain(chain, { evmTimeoutMs: 1 });
+    const slow = serve({ evmTimeoutMs: 1 });
     expect(await rpcError(slow.call('eth_call', [{ input: LOOP, gas: '0x200000' }]))).toEqual({
       code: -32000,
       message: 'execution aborted (timeout = 1ms)',
@@ -317,7 +336,7 @@ describe('calls', () => {
     const err = await rpcError(slow.call('eth_call', [{ input: CALL_LOOP, gas: '0x2faf080' }]));
     expect(err.message).toBe('execution aborted (timeout = 1ms)');
     expect(performance.now() - started).toBeLessThan(5000);
-    const unlimited = serveTestChain(chain, { evmTimeoutMs: 0 });
+    const unlimited = serve({ evmTimeoutMs: 0 });
     expect(await unlimited.call('eth_call', [{ to: ECHO, input: '0xff01' }])).toBe('0xffee');
   });
 

@@ -1,0 +1,91 @@
+// Call-worker task module: eth_call, eth_estimateGas, eth_createAccessList (and GraphQL's call) run here, off the
+// coordinator, on the state the coordinator serves over the task's MessagePort (../evm/remoteScope.ts).
+// Each thread keeps one CallExecutor (its EVM set up once) and runs one call at a time; the pool runs several.
+
+import { fail, ok, type TaskResult } from '../../../workers/task.js';
+import type { ChainConfig } from '../../primitives/chainConfig.js';
+import { isRpcErrorLike, type RpcErrorObject } from '../../protocol/jsonrpc/errors.js';
+import { CallExecutor, type CallLimits } from '../evm/call.js';
+import type { CallArgs } from '../evm/callMessage.js';
+import { createExecutor } from '../evm/executor.js';
+import { announceStart, type RemoteScopeHandle, remoteScope } from '../evm/remoteScope.js';
+import type { Executor } from '../evm/transition.js';
+import type { TraceConfig } from '../tracing/config.js';
+import { traceCallOnScope } from '../tracing/runner.js';
+
+export type CallOp = 'doCall' | 'call' | 'estimateGas' | 'createAccessList' | 'traceCall';
+
+export interface RunCallInput extends RemoteScopeHandle {
+  readonly op: CallOp;
+  readonly config: ChainConfig;
+  readonly limits: CallLimits;
+  readonly args: CallArgs;
+  /** debug_traceCall's trace config (op traceCall). */
+  readonly trace?: TraceConfig | undefined;
+}
+
+/** The executor's answer, or the JSON-RPC error it raised (an RpcError does not survive the thread hop as a class). */
+export type RunCallOutput = { value: unknown } | { rpcError: RpcErrorObject };
+
+const EMPTY_READER = { getAccount: () => undefined, getStorage: () => 0n, getCode: () => new Uint8Array(0) };
+const limits: { gasCap: bigint; evmTimeoutMs: number } = { gasCap: 0n, evmTimeoutMs: 0 };
+const executors = new Map<bigint, CallExecutor>();
+const traceExecutors = new Map<bigint, Promise<Executor>>();
+
+function traceExecutor(config: ChainConfig): Promise<Executor> {
+  let executor = traceExecutors.get(config.chainId);
+  if (executor === undefined) {
+    executor = createExecutor(config, EMPTY_READER);
+    traceExecutors.set(config.chainId, executor);
+  }
+  return executor;
+}
+
+export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOutput>> {
+  try {
+    announceStart(input);
+    limits.gasCap = input.limits.gasCap;
+    limits.evmTimeoutMs = input.limits.evmTimeoutMs;
+    let executor = executors.get(input.config.chainId);
+    if (executor === undefined) {
+      executor = new CallExecutor(input.config, limits);
+      executors.set(input.config.chainId, executor);
+    }
+    const scope = remoteScope(input);
+    if (input.op === 'traceCall') {
+      const trace = input.trace;
+      if (trace === undefined) return fail(new Error('traceCall without a trace config'));
+      const tracing = await traceExecutor(input.config);
+      return ok({ value: await traceCallOnScope(tracing, input.config, limits.gasCap, scope, input.args, trace) });
+    }
+    const ex = executor;
+    const value = await ex.exclusive<unknown>(() => {
+      switch (input.op) {
+        case 'doCall':
+          return ex.doCall(scope, input.args);
+        case 'call':
+          return ex.call(scope, input.args);
+        case 'estimateGas':
+          return ex.estimateGas(scope, input.args);
+        case 'createAccessList':
+          return ex.createAccessList(scope, input.args);
+        case 'traceCall':
+          throw new Error('unreachable');
+      }
+    });
+    return ok({ value });
+  } catch (err) {
+    if (isRpcErrorLike(err)) {
+      const e = err as RpcErrorObject;
+      return ok({
+        rpcError:
+          e.data === undefined
+            ? { code: e.code, message: e.message }
+            : { code: e.code, message: e.message, data: e.data },
+      });
+    }
+    return fail(err);
+  } finally {
+    input.port.close();
+  }
+}
