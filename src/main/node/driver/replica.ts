@@ -38,6 +38,7 @@ import type { RpcKind } from '../l1/receiptsMethod.js';
 import { registerOptimismApi } from '../rpc/optimism.js';
 import { DisabledSafeDb, SafeDb, type SafeHeadStore } from '../safedb/safedb.js';
 import { setupSequencing } from '../sequencer/setup.js';
+import { openSnapshotLog } from '../snapshotLog.js';
 import { Driver, type SyncMode } from './driver.js';
 import { type HaltLevel, ProtocolVersionsWatcher } from './protocolVersions.js';
 
@@ -209,6 +210,8 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   const safeDb: SafeHeadStore =
     safeDbPath === undefined || safeDbPath === '' ? new DisabledSafeDb() : SafeDb.open(safeDbPath, { logger });
   lifecycle.onStop('safe head db', () => safeDb.close());
+  const snapshotLog = openSnapshotLog(settings.get<string | undefined>('snapshotlog.file'), { logger });
+  lifecycle.onStop('snapshot log', () => snapshotLog.close());
 
   let heads: L1Heads | undefined;
   const derivationL1 = withConfDepth(l1, settings.get<number>('verifier.l1-confs'), () => heads?.last('latest'));
@@ -321,6 +324,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     registry,
     setLogLevel: ctx.setLogLevel,
     onFatal: ctx.onFatal,
+    snapshotLog,
   });
   const server = createNodeRpcServer(
     { host: settings.get<string>('rpc.addr'), port: settings.get<number>('rpc.port') },
