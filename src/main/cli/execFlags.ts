@@ -278,7 +278,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'External signer (URL or path to an IPC endpoint)',
     category: ACCOUNT,
     toml: 'Node.ExternalSigner',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'usb',

@@ -18,6 +18,8 @@ import {
 } from '../common/rpc/listeners.js';
 import { RpcRegistry } from '../common/rpc/registry.js';
 import { obtainHex32File } from '../common/secretFile.js';
+import type { AccountBackend } from './accounts/backend.js';
+import { ExternalSigner } from './accounts/external/signer.js';
 import type { AccountManager } from './accounts/manager.js';
 import { BlockBuilder } from './chain/builder.js';
 import { ChainStore } from './chain/chainStore.js';
@@ -219,7 +221,7 @@ export async function startExecNode(
   deps: {
     logger: Logger;
     lifecycle: Lifecycle;
-    accounts?: AccountManager | undefined;
+    accounts?: AccountManager | AccountBackend | undefined;
     observability?: ExecObservability | undefined;
   },
 ): Promise<ExecNode> {
@@ -389,7 +391,14 @@ export async function runNode(ctx: ProgramContext, observability?: ExecObservabi
   const logger = ctx.log.logger.child('exec');
   const db = await openChainDatabase(ctx.settings, ctx.lifecycle, logger);
   await setupChainConfig(db, chainSetupOptions(ctx.settings), { logger });
-  const accounts = accountManagerFromSettings(ctx.settings, logger);
+  // geth uses EITHER the external signer (--signer) OR the local keystore.
+  const signerEndpoint = ctx.settings.get<string | undefined>('signer')?.trim();
+  let accounts: AccountManager | AccountBackend;
+  if (signerEndpoint) {
+    const signer = await ExternalSigner.connect(signerEndpoint, { logger: logger.child('accounts') });
+    ctx.lifecycle.onStop('external signer', () => signer.close());
+    accounts = signer;
+  } else accounts = accountManagerFromSettings(ctx.settings, logger);
   return startExecNode(db, execNodeOptions(ctx.settings), {
     logger,
     lifecycle: ctx.lifecycle,
