@@ -617,7 +617,7 @@ const FLAGS: readonly FlagSpec[] = [
     help: 'Memory, in MB, for the bloom filter used in pruning',
     category: CHAIN,
     toml: 'Tern.BloomFilterSize',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'datadir',
@@ -1794,6 +1794,14 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
     implemented: true,
     minArgs: 1,
     maxArgs: 1,
+  },
+  {
+    name: 'snapshot',
+    args: 'prune-state [root]',
+    help: 'Offline state pruning: keep the head state, delete every other trie node and unused code (--bloomfilter.size)',
+    implemented: true,
+    minArgs: 1,
+    maxArgs: 2,
   },
 ];
 

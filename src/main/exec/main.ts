@@ -13,6 +13,7 @@ import { runExecuteWitness } from './cmd/executeWitness.js';
 import { runExport } from './cmd/export.js';
 import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
+import { runSnapshot } from './cmd/pruneState.js';
 import { selectKzgLibrary } from './cryptoKzg.js';
 import { runDev } from './dev/start.js';
 import {
@@ -59,6 +60,7 @@ async function startExec(ctx: ProgramContext): Promise<undefined | 'done'> {
   if (ctx.settings.subcommand?.name === 'attach') return runAttach(ctx);
   if (ctx.settings.subcommand?.name === 'console') return runConsole(ctx);
   if (ctx.settings.subcommand?.name === 'execute-witness') return runExecuteWitness(ctx);
+  if (ctx.settings.subcommand?.name === 'snapshot') return runSnapshot(ctx);
   await serveExec(ctx);
 }
 
