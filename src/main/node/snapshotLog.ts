@@ -3,7 +3,7 @@
 // admin_postUnsafePayload), before queueing it: the event, the L1 head and the unsafe, safe and finalized L2 heads,
 // each block reference JSON-encoded into a string. Without the flag nothing is written.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { TernError } from '../common/errors.js';
+import { ReportedError } from '../common/errors.js';
 import type { Logger } from '../common/logger/index.js';
 import type { L1BlockRef, L2BlockRef } from '../primitives/rollup/blockRef.js';
 import { l1RefJson, l2RefJson } from './rpc/json.js';
@@ -51,7 +51,7 @@ export function openSnapshotLog(path: string | undefined, deps: { logger: Logger
   try {
     fd = openSync(path, 'a', 0o644);
   } catch (err) {
-    throw new TernError('SNAPSHOT_LOG_OPEN', `cannot open the snapshot log ${path}: ${(err as Error).message}`);
+    throw new ReportedError(`cannot open the snapshot log ${path}: ${(err as Error).message}`, err);
   }
   const now = deps.now ?? (() => new Date());
   let open = true;

@@ -5,7 +5,7 @@
 // signer's "raw" encoding is used. Addresses go out EIP-55 checksummed, as geth's MixedcaseAddress marshals them.
 // No timeout: a clef user may take as long as they like to approve.
 import { toChecksumAddress } from '@ethereumjs/util';
-import { TernError } from '../../../common/errors.js';
+import { ReportedError, TernError } from '../../../common/errors.js';
 import type { Logger } from '../../../common/logger/index.js';
 import { type ConsoleTransport, openTransport } from '../../console/transport.js';
 import type { FilledTx } from '../../rpc/accounts.js';
@@ -70,14 +70,14 @@ export class ExternalSigner implements AccountBackend {
     try {
       transport = await openTransport(endpoint);
     } catch (err) {
-      throw signerError(`error connecting to external signer ${endpoint}`, err);
+      throw new ReportedError(`error connecting to external signer ${endpoint}: ${(err as Error).message}`, err);
     }
     let version: unknown;
     try {
       version = await transport.call('account_version', []);
     } catch (err) {
       await transport.close();
-      throw signerError(`error connecting to external signer ${endpoint}`, err);
+      throw new ReportedError(`error connecting to external signer ${endpoint}: ${(err as Error).message}`, err);
     }
     const signer = new ExternalSigner(endpoint, String(version), transport, deps.logger);
     deps.logger.info('Using external signer', { url: endpoint, version: signer.version });
