@@ -95,6 +95,14 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
     minArgs: 1,
     maxArgs: 1,
   },
+  {
+    name: 'snapshot',
+    args: 'prune-state [root]',
+    help: 'Offline state pruning: keep the head state, delete every other trie node and unused code (--bloomfilter.size)',
+    implemented: true,
+    minArgs: 1,
+    maxArgs: 2,
+  },
 ];
 
 export const EXEC_PROGRAM: ProgramSpec = {

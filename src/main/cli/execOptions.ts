@@ -357,6 +357,8 @@ export function execOptions(settings: Settings): ExecOptions {
     node,
     dev: get<boolean>('dev') ? devOptions(settings) : undefined,
     import: { noPrefetch: get<boolean>('cache.noprefetch') },
+    snapshot: { bloomFilterMB: get<number>('bloomfilter.size') },
+    externalSigner: nonEmpty(get<string | undefined>('signer')?.trim()),
     console: consoleCommandOptions(settings),
   };
 }

@@ -887,7 +887,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'path',
     help: 'Path of the snapshot log file.',
     category: MISC,
-    implemented: false,
+    implemented: true,
   },
 ];
 

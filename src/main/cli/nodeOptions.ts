@@ -127,6 +127,7 @@ export function replicaOptions(settings: Pick<Settings, 'get' | 'program'>): Rep
       ignore: get<boolean>('l1.beacon.ignore'),
     },
     safeDbPath: get<string | undefined>('safedb.path'),
+    snapshotLogFile: get<string | undefined>('snapshotlog.file'),
     verifierL1Confs: get<number>('verifier.l1-confs'),
     syncMode: get<SyncMode>('syncmode'),
     l1Heads: {

@@ -12,6 +12,7 @@ import { runExecuteWitness } from './cmd/executeWitness.js';
 import { runExport } from './cmd/export.js';
 import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
+import { runSnapshot } from './cmd/pruneState.js';
 import { selectKzgLibrary } from './cryptoKzg.js';
 import { runDev } from './dev/start.js';
 import { startExecObservability, withImportProfiling } from './metrics/observability.js';
@@ -34,6 +35,7 @@ async function startExec({ settings, log, lifecycle }: ProgramContext): Promise<
   if (command === 'attach') return runAttach(ctx);
   if (command === 'console') return runConsole(ctx);
   if (command === 'execute-witness') return runExecuteWitness(ctx);
+  if (command === 'snapshot') return runSnapshot(ctx);
   await serveExec(ctx);
 }
 

@@ -16,6 +16,8 @@ import {
 } from '../common/rpc/listeners.js';
 import { RpcRegistry } from '../common/rpc/registry.js';
 import { obtainHex32File } from '../common/secretFile.js';
+import type { AccountBackend } from './accounts/backend.js';
+import { ExternalSigner } from './accounts/external/signer.js';
 import type { AccountManager } from './accounts/manager.js';
 import { BlockBuilder } from './chain/builder.js';
 import { ChainStore } from './chain/chainStore.js';
@@ -125,7 +127,7 @@ export async function startExecNode(
   deps: {
     logger: Logger;
     lifecycle: Lifecycle;
-    accounts?: AccountManager | undefined;
+    accounts?: AccountManager | AccountBackend | undefined;
     observability?: ExecObservability | undefined;
   },
 ): Promise<ExecNode> {
@@ -316,7 +318,13 @@ export async function runNode(ctx: ExecContext, observability?: ExecObservabilit
       network: options.chainSetup.l1Network,
     });
   }
-  const accounts = openAccountManager(options.accounts, logger);
+  // geth uses EITHER the external signer (--signer) OR the local keystore.
+  let accounts: AccountManager | AccountBackend;
+  if (options.externalSigner !== undefined) {
+    const signer = await ExternalSigner.connect(options.externalSigner, { logger: logger.child('accounts') });
+    ctx.lifecycle.onStop('external signer', () => signer.close());
+    accounts = signer;
+  } else accounts = openAccountManager(options.accounts, logger);
   return startExecNode(db, options.node, {
     logger,
     lifecycle: ctx.lifecycle,

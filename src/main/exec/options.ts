@@ -7,6 +7,7 @@ import type { PreimageOptions } from './chain/preimages.js';
 import type { ConsoleCommandOptions } from './cmd/console.js';
 import type { ChainDatabaseOptions } from './cmd/database.js';
 import type { ImportCommandOptions } from './cmd/import.js';
+import type { SnapshotCommandOptions } from './cmd/pruneState.js';
 import type { DevOptions } from './dev/start.js';
 import type { ResolvedStorageSettings } from './history/options.js';
 import type { ExecObservabilityOptions } from './metrics/observability.js';
@@ -29,11 +30,15 @@ export interface ExecOptions {
   chainSetup: ChainSetupOptions;
   /** --keystore (default <datadir>/keystore), --lightkdf, --password. */
   accounts: AccountsOptions;
+  /** --signer: the external (clef-protocol) signer's endpoint; used instead of the keystore when set. */
+  externalSigner: string | undefined;
   /** The node's options; the storage and preimage parts always resolved (the import command reads them too). */
   node: ExecNodeOptions & { storage: ResolvedStorageSettings; preimages: PreimageOptions };
   /** --dev.*: undefined without --dev. */
   dev: DevOptions | undefined;
   import: ImportCommandOptions;
+  /** `snapshot prune-state`. */
+  snapshot: SnapshotCommandOptions;
   console: ConsoleCommandOptions;
 }
 

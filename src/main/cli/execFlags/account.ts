@@ -44,7 +44,7 @@ export const ACCOUNT_FLAGS: readonly FlagSpec[] = [
     help: 'External signer (URL or path to an IPC endpoint)',
     category: ACCOUNT,
     toml: 'Node.ExternalSigner',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'usb',

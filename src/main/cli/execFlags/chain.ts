@@ -14,7 +14,7 @@ export const CHAIN_FLAGS: readonly FlagSpec[] = [
     help: 'Memory, in MB, for the bloom filter used in pruning',
     category: CHAIN,
     toml: 'Tern.BloomFilterSize',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'datadir',

@@ -140,6 +140,12 @@ export function retainedRoots(
   return { roots, keepFrom };
 }
 
+/** The block below which the state was pruned (the sweep's or the offline pruner's marker), if any. */
+export function readStatePrunedBelow(r: KVReader): number | undefined {
+  const v = r.get(metaKey(MetaKey.statePrunedBelow));
+  return v === undefined ? undefined : decodeNumber(v);
+}
+
 /** A mark under way: the snapshot it reads and where it stands. */
 interface Mark {
   snap: ReadSnapshot;

@@ -13,6 +13,7 @@ import { toHex as hex } from '../../primitives/bytes.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
 import { serverError } from '../../protocol/jsonrpc/errors.js';
+import type { AccountBackend, FilledTx } from '../accounts/backend.js';
 import { AccountManager, type AccountsOptions } from '../accounts/manager.js';
 import type { CallArgs } from '../evm/callMessage.js';
 import { decodeCallArgs } from './callArgs.js';
@@ -31,12 +32,6 @@ export interface AccountsRpcOptions {
   chainId: bigint;
   /** --rpc.txfeecap in ether (eth_signTransaction checks it; eth_sendTransaction through eth_sendRawTransaction). */
   txFeeCap: number;
-}
-
-/** Filled transaction fields, ready to sign. */
-export interface FilledTx {
-  type: 0 | 1 | 2 | 3 | 4;
-  args: CallArgs & { from: Uint8Array; nonce: bigint; gas: bigint; chainId: bigint; value: bigint };
 }
 
 /** geth's transaction type choice (TransactionArgs.ToTransaction) for filled arguments. */
@@ -151,9 +146,21 @@ export async function fillTransaction(
   return { type: txTypeOf(filled), args: filled };
 }
 
-function keyOf(manager: AccountManager, from: Uint8Array): Uint8Array {
+/** The keystore's accounts as an account backend. */
+export function localAccounts(manager: AccountManager): AccountBackend {
+  return {
+    accounts: async () => manager.accounts(),
+    knownAccounts: () => manager.accounts(),
+    checkCanSign: async (address) => void manager.privateKey(address),
+    signText: async (address, message) => manager.signMessage(address, message),
+    signTransaction: async (filled) => signFilled(filled, manager.privateKey(hex(filled.args.from))),
+  };
+}
+
+/** Runs a backend call, turning its refusals (unknown or locked account, signer errors) into JSON-RPC errors. */
+async function asRpc<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return manager.privateKey(hex(from));
+    return await run();
   } catch (err) {
     if (err instanceof TernError) throw serverError(err.message);
     throw err;
@@ -163,7 +170,7 @@ function keyOf(manager: AccountManager, from: Uint8Array): Uint8Array {
 /** The account methods over `base` (the eth namespace with the pool's methods, for sendRawTransaction). */
 export function accountsEthMethods(
   base: Readonly<Record<string, RpcHandler>>,
-  manager: AccountManager,
+  accounts: AccountBackend,
   opts: AccountsRpcOptions,
 ): Record<string, RpcHandler> {
   const call: Call = async (name, params, ctx) => {
@@ -174,25 +181,20 @@ export function accountsEthMethods(
   return {
     accounts: (params) => {
       checkArity(params, 0);
-      return manager.accounts();
+      return accounts.accounts();
     },
-    sign: (params) => {
+    sign: async (params) => {
       checkArity(params, 2);
       const address = param(params, 0, decodeAddress);
       const data = param(params, 1, decodeData);
-      try {
-        return hex(manager.signMessage(address, data));
-      } catch (err) {
-        if (err instanceof TernError) throw serverError(err.message);
-        throw err;
-      }
+      return hex(await asRpc(() => accounts.signText(address, data)));
     },
     signTransaction: async (params, ctx) => {
       checkArity(params, 1);
       const raw = param(params, 0, decodeObject);
       const filled = await fillTransaction(raw, call, ctx, opts, true);
-      const key = keyOf(manager, filled.args.from);
-      const signed = signFilled(filled, key);
+      await asRpc(() => accounts.checkCanSign(hex(filled.args.from)));
+      const signed = await asRpc(() => accounts.signTransaction(filled));
       const tx = decodeTransaction(signed);
       checkTxFee(tx.maxFeePerGas ?? tx.gasPrice ?? 0n, tx.gasLimit, opts.txFeeCap);
       return { raw: hex(signed), tx: txToJson(tx, filled.args.from) };
@@ -202,9 +204,9 @@ export function accountsEthMethods(
       const raw = param(params, 0, decodeObject);
       const from = decodeTxArgs(raw).from;
       // A locked or unknown account fails before any work, as in geth (wallet lookup first).
-      if (from !== undefined) keyOf(manager, from);
+      if (from !== undefined) await asRpc(() => accounts.checkCanSign(hex(from)));
       const filled = await fillTransaction(raw, call, ctx, opts);
-      const signed = signFilled(filled, keyOf(manager, filled.args.from));
+      const signed = await asRpc(() => accounts.signTransaction(filled));
       return call('sendRawTransaction', [hex(signed)], ctx);
     },
   };

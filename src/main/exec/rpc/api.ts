@@ -3,11 +3,12 @@
 import { arch, platform } from 'node:os';
 import type { RpcRegistry } from '../../common/rpc/registry.js';
 import { buildInfo } from '../../common/version.js';
-import type { AccountManager } from '../accounts/manager.js';
+import type { AccountBackend } from '../accounts/backend.js';
+import { AccountManager } from '../accounts/manager.js';
 import type { HeadEvents } from '../chain/headEvents.js';
 import type { RollupEthParts } from '../rollup/ethParts.js';
 import type { TernTxPool } from '../txpool/pool.js';
-import { accountsEthMethods } from './accounts.js';
+import { accountsEthMethods, localAccounts } from './accounts.js';
 import { type AdminInfo, adminNamespace } from './admin.js';
 import type { ExecRpcBackend } from './backend.js';
 import { debugNamespace } from './debug.js';
@@ -33,8 +34,8 @@ export interface ExecRpcPoolParts {
   heads: HeadEvents;
   filters: FilterSystem;
   sendTx?: Partial<SendTxOptions> | undefined;
-  /** The node's accounts (eth_accounts, eth_sign, eth_signTransaction, eth_sendTransaction). */
-  accounts?: AccountManager | undefined;
+  /** The node's accounts (eth_accounts, eth_sign, eth_signTransaction, eth_sendTransaction): the keystore or --signer. */
+  accounts?: AccountManager | AccountBackend | undefined;
   /** The rollup flags' changes to the eth namespace (sequencer forwarding, conditionals, historical RPC). */
   rollup?: RollupEthParts | undefined;
 }
@@ -48,9 +49,10 @@ export function registerExecApis(
   if (admin) registry.registerNamespace('admin', adminNamespace(backend, admin));
   let eth = ethNamespace(backend);
   if (parts) {
-    const manager = parts.accounts;
+    const manager = parts.accounts instanceof AccountManager ? localAccounts(parts.accounts) : parts.accounts;
     const sendTx = { ...sendTxDefaults, ...parts.sendTx };
-    if (manager) sendTx.accounts = () => manager.accounts().map((a) => Uint8Array.from(Buffer.from(a.slice(2), 'hex')));
+    if (manager)
+      sendTx.accounts = () => manager.knownAccounts().map((a) => Uint8Array.from(Buffer.from(a.slice(2), 'hex')));
     eth = {
       ...eth,
       ...poolEthMethods(eth, parts.pool, sendTx),

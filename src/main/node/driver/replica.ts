@@ -36,6 +36,7 @@ import { L1Heads } from '../l1/heads.js';
 import { registerOptimismApi } from '../rpc/optimism.js';
 import { DisabledSafeDb, SafeDb, type SafeHeadStore } from '../safedb/safedb.js';
 import { type SequencingOptions, setupSequencing } from '../sequencer/setup.js';
+import { openSnapshotLog } from '../snapshotLog.js';
 import { Driver, type SyncMode } from './driver.js';
 import { type HaltLevel, ProtocolVersionsWatcher } from './protocolVersions.js';
 
@@ -71,6 +72,8 @@ export interface ReplicaOptions {
   beacon: Omit<BeaconClientOptions, 'url'> & { url: string | undefined };
   /** --safedb.path; undefined keeps no safe-head database. */
   safeDbPath: string | undefined;
+  /** --snapshotlog.file; undefined writes no snapshot log. */
+  snapshotLogFile: string | undefined;
   /** --verifier.l1-confs */
   verifierL1Confs: number;
   /** --syncmode */
@@ -213,6 +216,8 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   const safeDb: SafeHeadStore =
     safeDbPath === undefined || safeDbPath === '' ? new DisabledSafeDb() : SafeDb.open(safeDbPath, { logger });
   lifecycle.onStop('safe head db', () => safeDb.close());
+  const snapshotLog = openSnapshotLog(options.snapshotLogFile, { logger });
+  lifecycle.onStop('snapshot log', () => snapshotLog.close());
 
   let heads: L1Heads | undefined;
   const derivationL1 = withConfDepth(l1, options.verifierL1Confs, () => heads?.last('latest'));
@@ -324,6 +329,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     registry,
     setLogLevel: ctx.setLogLevel,
     onFatal: ctx.onFatal,
+    snapshotLog,
   });
   const server = createNodeRpcServer(options.rpc, { registry, logger, signal });
   lifecycle.onStop('rpc server', () => server.stop());

@@ -22,6 +22,7 @@ import { registerOpstackApi } from '../rpc/opstack.js';
 import type { BlockSigner } from '../signer/interface.js';
 import { remoteSignerDefaults } from '../signer/remote.js';
 import { type SignerSetupOptions, setupBlockSigner, signGossipBlock } from '../signer/setup.js';
+import { NEW_UNSAFE_PAYLOAD, type SnapshotLog } from '../snapshotLog.js';
 import { AdminStateFile, initiallyStopped, type SequencerStateListener } from './adminState.js';
 import { checkSequencerConfDepth, type SequencerOptions, sequencerDefaults } from './config.js';
 import { OriginSelector } from './originSelector.js';
@@ -83,6 +84,8 @@ export interface SequencingContext {
   /** The root logger's setLevel (admin_setLogLevel). */
   setLogLevel?: ((level: LogLevel) => void) | undefined;
   onFatal(reason: string): void;
+  /** --snapshotlog.file: told of each unsafe payload received through admin_postUnsafePayload. */
+  snapshotLog?: SnapshotLog | undefined;
 }
 
 export interface Sequencing {
@@ -215,6 +218,13 @@ export async function setupSequencing(ctx: SequencingContext): Promise<Sequencin
         seq?.onReset();
       },
       postUnsafePayload: async (env) => {
+        // op-node snapshots the heads as the payload arrives, before queueing it.
+        ctx.snapshotLog?.snapshot(NEW_UNSAFE_PAYLOAD, {
+          l1Head: ctx.l1Head(),
+          ...(ctx.controller.initialized
+            ? ctx.controller.heads
+            : { unsafe: undefined, safe: undefined, finalized: undefined }),
+        });
         await ctx.driver.runExclusive(() =>
           ctx.controller.insertUnsafePayload(env.executionPayload, env.parentBeaconBlockRoot),
         );

@@ -287,6 +287,7 @@ describe('EXEC_PROGRAM sub-commands', () => {
       console: [0, 0],
       attach: [0, 1],
       'execute-witness': [1, 1],
+      snapshot: [1, 2],
     });
     const args = Object.fromEntries(EXEC_PROGRAM.subcommands.map((s) => [s.name, s.args]));
     expect(args.init).toBe('<genesis.json>');
@@ -294,6 +295,7 @@ describe('EXEC_PROGRAM sub-commands', () => {
     expect(args.export).toBe('<file> [first last]');
     expect(args.attach).toBe('[endpoint]');
     expect(args['execute-witness']).toBe('<file.json>');
+    expect(args.snapshot).toBe('prune-state [root]');
   });
 });
 

@@ -51,7 +51,7 @@ describe('tern-pair settings', () => {
       /^tern-exec \(flags after --\): invalid value "x" for flag --http.port/,
     );
     expect(error([], { TERN_EXEC_HTTP_PORT: 'x' })).toMatch(/^tern-exec .*environment variable TERN_EXEC_HTTP_PORT/);
-    expect(error(['--', '--signer=x'])).toMatch(/^tern-exec \(flags after --\): not supported yet: --signer/);
+    expect(error(['--', '--usb'])).toMatch(/^tern-exec \(flags after --\): not supported yet: --usb/);
   });
 
   it('says where a flag of the other program belongs', () => {
