@@ -29,6 +29,7 @@ import { fromHex } from '../derive/types.js';
 import { EngineController } from '../engine/engineController.js';
 import { type EngineKind, HttpEngine } from '../engine/http.js';
 import type { Engine } from '../engine/interface.js';
+import { readDependencySet, startInterop } from '../interop/setup.js';
 import { BeaconClient } from '../l1/beacon.js';
 import { createBlobPool, PooledBlobVerifier } from '../l1/blobVerifierPooled.js';
 import { L1Client } from '../l1/client.js';
@@ -69,6 +70,8 @@ export interface Replica {
   config: RollupConfig;
   driver: Driver;
   rpcAddress: RpcServerAddress;
+  /** The interop RPC server's address, when --interop.rpc.addr is set. */
+  interopRpcAddress: RpcServerAddress | undefined;
 }
 
 function readJson(path: string, what: string): unknown {
@@ -160,6 +163,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   const signal = lifecycle.signal;
   const config = loadRollupConfig(settings);
   const l1ChainConfig = loadL1ChainConfig(settings, config, logger);
+  const dependencySet = readDependencySet(settings, logger);
   logger.info('Rollup config', {
     l2ChainId: config.l2ChainId.toString(),
     l1ChainId: config.l1ChainId.toString(),
@@ -295,11 +299,29 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     }
   }
 
+  // Interop managed mode (--interop.rpc.addr): the supervisor's RPC server and its view of the heads.
+  const interop = await startInterop(
+    {
+      settings,
+      config,
+      logger,
+      lifecycle,
+      engine,
+      controller,
+      driver,
+      l1: { blockRefByHash: (hash) => l1.blockRefByHash(hash).then(toRollupRef) },
+      derivationOrigin: () => pipeline.origin(),
+      blockReceipts: engine instanceof HttpEngine ? (hash) => engine.blockReceipts(hash) : undefined,
+    },
+    dependencySet,
+  );
+  const managed = interop.managed;
+
   const registry = new RpcRegistry();
   const info = buildInfo();
   registerOptimismApi(registry, {
     config,
-    syncStatus: () => driver.syncStatus(),
+    syncStatus: () => (managed ? managed.syncStatus(driver.syncStatus()) : driver.syncStatus()),
     outputAtBlock: (num) => engine.outputV0AtBlock(num),
     safeDb,
     version: `v${info.version}${info.commit ? `-${info.commit.slice(0, 8)}` : '-untagged'}`,
@@ -332,5 +354,5 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
 
   driver.start();
   await sequencing.start();
-  return { config, driver, rpcAddress };
+  return { config, driver, rpcAddress, interopRpcAddress: interop.rpcAddress };
 }
