@@ -2,8 +2,10 @@
 // Go's JSON: uint64 arguments are plain JSON numbers, block ids `{hash, number}`, block refs add `parentHash` and
 // `timestamp`, block seals `{hash, number, timestamp}`. The events subscription is `interop_subscribe
 // ["events"]`; its notifications carry `{"data": event}` (op-service's EventEntry).
+
+import { RpcError, serverError } from '../../common/rpc/errors.js';
 import { checkArity, decodeHash, decodeObject, ParamError, param } from '../../common/rpc/params.js';
-import type { RpcRegistry } from '../../common/rpc/registry.js';
+import type { RpcHandler, RpcRegistry } from '../../common/rpc/registry.js';
 import { l2RefJson } from '../rpc/json.js';
 import type { BlockIdParam, BlockRefParam, ManagedNode } from './managedNode.js';
 
@@ -46,10 +48,26 @@ const decodeBlockRef = (v: unknown): BlockRefParam => {
   };
 };
 
+/** Go's JSON-RPC answers a plain error with -32000 and its text; so do we (engine and L1 errors included). */
+function goErrors(methods: Record<string, RpcHandler>): Record<string, RpcHandler> {
+  const out: Record<string, RpcHandler> = {};
+  for (const [name, handler] of Object.entries(methods)) {
+    out[name] = async (p, ctx) => {
+      try {
+        return await handler(p, ctx);
+      } catch (err) {
+        if (err instanceof RpcError || !(err instanceof Error)) throw err;
+        throw serverError(err.message);
+      }
+    };
+  }
+  return out;
+}
+
 export function registerInteropApi(registry: RpcRegistry, node: ManagedNode): void {
   registry.registerNamespace(
     INTEROP_NAMESPACE,
-    {
+    goErrors({
       chainID: (p) => {
         checkArity(p, 0);
         return node.chainID();
@@ -113,7 +131,7 @@ export function registerInteropApi(registry: RpcRegistry, node: ManagedNode): vo
         node.provideL1(param(p, 0, decodeBlockRef));
         return null;
       },
-    },
+    }),
     { authenticated: true },
   );
   registry.registerSubscription(

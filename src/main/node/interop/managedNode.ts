@@ -7,7 +7,7 @@
 // source, finalized), reported through optimism_syncStatus, and the cross-safe and finalized blocks become the
 // engine's forkchoice safe and finalized labels (the engine controller's managed heads).
 import type { Logger } from '../../common/logger/index.js';
-import { RpcError } from '../../common/rpc/errors.js';
+import { RpcError, serverError } from '../../common/rpc/errors.js';
 import type { L1BlockRef, L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import { isInterop, type RollupConfig } from '../../primitives/rollup/config.js';
 import type { SyncStatus } from '../driver/driver.js';
@@ -152,7 +152,7 @@ export class ManagedNode {
     try {
       return await this.#d.engine.l2BlockRefByHash(hash);
     } catch (err) {
-      throw new Error(`failed to get L2BlockRef: ${(err as Error).message}`);
+      throw serverError(`failed to get L2BlockRef: ${(err as Error).message}`);
     }
   }
 
@@ -160,7 +160,7 @@ export class ManagedNode {
     try {
       return await this.#d.l1.blockRefByHash(hash as `0x${string}`);
     } catch (err) {
-      throw new Error(`failed to get L1BlockRef: ${(err as Error).message}`);
+      throw serverError(`failed to get L1BlockRef: ${(err as Error).message}`);
     }
   }
 
@@ -207,13 +207,13 @@ export class ManagedNode {
     try {
       l1 = await this.#d.l1.blockRefByHash(cfg.genesis.l1.hash as `0x${string}`);
     } catch (err) {
-      throw new Error(`failed to fetch L1 block ref: ${(err as Error).message}`);
+      throw serverError(`failed to fetch L1 block ref: ${(err as Error).message}`);
     }
     let l2: L2BlockRef;
     try {
       l2 = await this.#d.engine.l2BlockRefByHash(cfg.genesis.l2.hash);
     } catch (err) {
-      throw new Error(`failed to fetch L2 block ref: ${(err as Error).message}`);
+      throw serverError(`failed to fetch L2 block ref: ${(err as Error).message}`);
     }
     return { source: l1RefJson(l1), derived: blockRefOf(l2) };
   }
@@ -226,10 +226,10 @@ export class ManagedNode {
   targetBlockNumber(timestamp: number): number {
     const cfg = this.#d.config;
     const genesis = cfg.genesis.l2Time;
-    if (timestamp < genesis) throw new Error(`did not reach genesis time (${genesis}) yet`);
+    if (timestamp < genesis) throw serverError(`did not reach genesis time (${genesis}) yet`);
     const since = timestamp - genesis;
     if (since % cfg.blockTime !== 0) {
-      throw new Error(`timestamp ${timestamp} is not aligned with the L2 block time of ${cfg.blockTime}s`);
+      throw serverError(`timestamp ${timestamp} is not aligned with the L2 block time of ${cfg.blockTime}s`);
     }
     return cfg.genesis.l2.number + since / cfg.blockTime;
   }
