@@ -389,7 +389,7 @@ describe('interop managed mode (scripted supervisor)', () => {
     ]);
     expect(conflict.error?.code).toBe(-39002);
     expect(conflict.error?.message).toBe('conflicting block');
-    expect((conflict.error?.data as { hash: string }).hash).toBe(b1.hash);
+    expect(conflict.error?.data).toMatchObject({ hash: b1.hash, number: 1 });
     const missing = await s.call('interop_reset', [{ hash: b2.hash, number: 40 }, id(b2), id(b1), id(b1), id(genesis)]);
     expect(missing.error).toEqual({ code: -39001, message: 'unsafe reset target not found' });
     expect(await s.result('interop_reset', [id(b2), id(b1), id(b1), id(genesis), id(genesis)])).toBeNull();
