@@ -64,6 +64,15 @@ function goErrors(methods: Record<string, RpcHandler>): Record<string, RpcHandle
   return out;
 }
 
+const decodeBlockSeal = (v: unknown): BlockIdParam & { timestamp: number } => {
+  const o = decodeObject(v);
+  return {
+    hash: field(o, 'hash', decodeHash),
+    number: field(o, 'number', decodeJsonUint),
+    timestamp: field(o, 'timestamp', decodeJsonUint),
+  };
+};
+
 export function registerInteropApi(registry: RpcRegistry, node: ManagedNode): void {
   registry.registerNamespace(
     INTEROP_NAMESPACE,
@@ -89,6 +98,11 @@ export function registerInteropApi(registry: RpcRegistry, node: ManagedNode): vo
       updateFinalized: async (p) => {
         checkArity(p, 1);
         await node.updateFinalized(param(p, 0, decodeBlockId));
+        return null;
+      },
+      invalidateBlock: async (p) => {
+        checkArity(p, 1);
+        await node.invalidateBlock(param(p, 0, decodeBlockSeal));
         return null;
       },
       anchorPoint: (p) => {

@@ -12,9 +12,10 @@ import type { L1BlockRef, L2BlockRef } from '../../primitives/rollup/blockRef.js
 import { isInterop, type RollupConfig } from '../../primitives/rollup/config.js';
 import type { SyncStatus } from '../driver/driver.js';
 import type { EngineController, EngineHeads } from '../engine/engineController.js';
-import { type Engine, isNotFound, type OutputV0 } from '../engine/interface.js';
+import { type Engine, isNotFound, type L2Payload, type OutputV0 } from '../engine/interface.js';
 import { type L1BlockRefJson, l1RefJson, l2RefJson } from '../rpc/json.js';
 import { EventStream } from './eventStream.js';
+import { replacedOutput, replacementAttributes } from './replacement.js';
 
 /** op-node's managed-mode error codes (managed/system.go). */
 export const InteropErrorCode = {
@@ -243,12 +244,67 @@ export class ManagedNode {
     return outputV0Json(await this.#d.engine.outputV0AtBlock(ref.number));
   }
 
-  /**
-   * Without block replacement (invalidateBlock is not built), no block carries an optimistic output: the pending
-   * output is the canonical one, as op-node answers for a block that was not replaced.
-   */
+  /** The output the block at `timestamp` had before it was replaced, or its own output when it was not replaced. */
   async pendingOutputV0AtTimestamp(timestamp: number): Promise<Record<string, string>> {
-    return this.outputV0AtTimestamp(timestamp);
+    const ref = await this.l2BlockRefByTimestamp(timestamp);
+    if (ref.number > 0) {
+      const block = await this.#d.engine.payloadByHash(ref.hash);
+      const replaced = replacedOutput(block.payload.transactions);
+      if (replaced !== undefined) {
+        const [stateRoot, messagePasserStorageRoot, blockHash] = replaced;
+        return outputV0Json({ ref, stateRoot, messagePasserStorageRoot, blockHash });
+      }
+    }
+    return outputV0Json(await this.#d.engine.outputV0AtBlock(ref.number));
+  }
+
+  /**
+   * Replaces an invalid block by a deposits-only block at the same height (with the optimistic-block deposit),
+   * reorging out everything built on it; the replacement becomes local-safe when the invalid block was, and a
+   * `replaceBlock` event tells the supervisor.
+   */
+  async invalidateBlock(seal: BlockIdParam & { timestamp: number }): Promise<void> {
+    this.#log.info('Invalidating block', { number: seal.number, hash: seal.hash });
+    const engine = this.#d.engine;
+    let invalid: L2Payload;
+    try {
+      invalid = await engine.payloadByHash(seal.hash);
+    } catch (err) {
+      throw serverError(`failed to get block: ${(err as Error).message}`);
+    }
+    let parent: L2BlockRef;
+    try {
+      parent = await engine.l2BlockRefByHash(invalid.ref.parentHash);
+    } catch (err) {
+      throw serverError(`failed to get parent of invalidated block: ${(err as Error).message}`);
+    }
+    const output = await engine.outputV0AtBlock(invalid.ref.number);
+    if (output.ref.hash !== invalid.ref.hash) {
+      throw serverError(`block ${seal.hash} is no longer canonical: nothing to invalidate`);
+    }
+    const attributes = replacementAttributes(invalid, output);
+    const c = this.#d.controller;
+    const replacement = await this.#d.driver.runExclusive(async () => {
+      const h = c.heads;
+      const wasSafe = h.safe.number >= invalid.ref.number;
+      const below = (r: L2BlockRef) => (r.number >= invalid.ref.number ? parent : r);
+      // Heads drop to the parent first, so the forkchoice never names a block the replacement reorgs out.
+      await c.reset({
+        unsafe: parent,
+        safe: below(h.safe),
+        finalized: below(h.finalized),
+        pendingSafe: below(h.pendingSafe),
+      });
+      const built = await c.buildBlock(parent, attributes, { safe: wasSafe, derived: wasSafe });
+      if (!built.ok) throw serverError(`failed to build the replacement block: ${built.reason}`);
+      return built.ref;
+    });
+    this.#log.info('Replaced block', {
+      number: replacement.number,
+      replacement: replacement.hash,
+      invalidated: seal.hash,
+    });
+    this.events.send({ replaceBlock: { replacement: blockRefOf(replacement), invalidated: invalid.ref.hash } });
   }
 
   async fetchReceipts(hash: string): Promise<unknown> {

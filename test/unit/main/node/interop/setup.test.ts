@@ -13,10 +13,12 @@ import { parseSettings } from '../../../../../src/main/cli/parse.js';
 import { Lifecycle } from '../../../../../src/main/common/lifecycle.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { signJwt } from '../../../../../src/main/common/rpc/jwt.js';
+import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import type { AttributesWithParent, L1BlockRef } from '../../../../../src/main/node/derive/types.js';
 import { EngineController } from '../../../../../src/main/node/engine/engineController.js';
 import { type Interop, startInterop } from '../../../../../src/main/node/interop/setup.js';
 import type { L2BlockRef } from '../../../../../src/main/primitives/rollup/blockRef.js';
+import { decodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
 import { attrs, FakeEngine, GENESIS_L1, GENESIS_L2, l1Hash, testConfig } from '../engine/fakeEngine.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -441,6 +443,74 @@ describe('interop managed mode (scripted supervisor)', () => {
     const hexArg = await s.call('interop_blockRefByNumber', ['0x1']);
     expect(hexArg.error?.code).toBe(-32602);
     expect(hexArg.error?.message).toContain('cannot unmarshal string into Go value of type uint64');
+  });
+
+  it('invalidateBlock replaces a block by a deposits-only block carrying the optimistic-block deposit', async () => {
+    await start();
+    const s = await connect();
+    origin = l1(1);
+    const userTx = Uint8Array.of(0x02, 0xaa);
+    await ctrl.processAttributes({ ...derived(genesis, 0, 1), attributes: attrs(cfg, genesis, 0, 1, [userTx]) });
+    const b1 = ctrl.heads.safe;
+    await ctrl.processAttributes(derived(b1, 0, 2));
+    const b2 = ctrl.heads.safe;
+    const out1 = await engine.outputV0AtBlock(1);
+    await s.result('interop_subscribe', ['events']);
+
+    expect(
+      await s.result('interop_invalidateBlock', [{ hash: b1.hash, number: 1, timestamp: b1.timestamp }]),
+    ).toBeNull();
+    await s.waitFor(2);
+    const replaced = s.notifications.find((n) => (n as { data: Record<string, unknown> }).data.replaceBlock) as {
+      data: {
+        replaceBlock: { replacement: { hash: string; number: number; parentHash: string }; invalidated: string };
+      };
+    };
+    const { replacement, invalidated } = replaced.data.replaceBlock;
+    expect(invalidated).toBe(b1.hash);
+    expect(replacement.number).toBe(1);
+    expect(replacement.parentHash).toBe(GENESIS_L2);
+    expect(replacement.hash).not.toBe(b1.hash);
+    // The replacement is canonical and local-safe; block 2, built on the invalid block, is gone.
+    expect(engine.head).toBe(replacement.hash);
+    expect(ctrl.heads.safe.hash).toBe(replacement.hash);
+    expect((await engine.l2BlockRefByNumber(1)).hash).toBe(replacement.hash);
+    await expect(engine.l2BlockRefByNumber(2)).rejects.toThrow();
+    expect(b2.number).toBe(2);
+
+    // Its transactions: the invalid block's deposits (not the user transaction), then the optimistic-block deposit
+    // per the interop derivation spec, built here by hand.
+    const block = await engine.payloadByHash(replacement.hash);
+    const txs = block.payload.transactions;
+    const invalidBlock = await engine.payloadByHash(b1.hash);
+    expect(txs.slice(0, -1)).toEqual(invalidBlock.payload.transactions.filter((t) => t[0] === 0x7e));
+    expect(txs.some((t) => t[0] === 0x02)).toBe(false);
+    const dep = decodeDepositTx(txs[txs.length - 1] as Uint8Array);
+    const preimage = new Uint8Array(128);
+    preimage.set(out1.stateRoot, 32);
+    preimage.set(out1.messagePasserStorageRoot, 64);
+    preimage.set(out1.blockHash, 96);
+    const domain = new Uint8Array(64);
+    domain[31] = 4;
+    domain.set(keccak256(preimage), 32);
+    expect(Buffer.from(dep.from).toString('hex')).toBe('deaddeaddeaddeaddeaddeaddeaddeaddead0002');
+    expect(dep.to).toEqual(new Uint8Array(20));
+    expect([dep.mint, dep.value, dep.gasLimit, dep.isSystemTx]).toEqual([0n, 0n, 36_000n, false]);
+    expect(dep.data).toEqual(preimage);
+    expect(dep.sourceHash).toEqual(keccak256(domain));
+
+    // The pending output at that time is the replaced block's; the canonical output is the replacement's.
+    const pending = (await s.result('interop_pendingOutputV0AtTimestamp', [b1.timestamp])) as Record<string, string>;
+    expect(pending.BlockHash).toBe(b1.hash);
+    expect(pending.StateRoot).toBe(`0x${Buffer.from(out1.stateRoot).toString('hex')}`);
+    const canonical = (await s.result('interop_outputV0AtTimestamp', [b1.timestamp])) as Record<string, string>;
+    expect(canonical.BlockHash).toBe(replacement.hash);
+
+    const unknown = await s.call('interop_invalidateBlock', [
+      { hash: `0x${'ab'.repeat(32)}`, number: 1, timestamp: 1002 },
+    ]);
+    expect(unknown.error?.code).toBe(-32000);
+    expect(unknown.error?.message).toMatch(/^failed to get block: /);
   });
 
   it('refuses anchorPoint when interop is not active at genesis (-39003)', async () => {
