@@ -45,7 +45,12 @@ export interface InteropContext {
   lifecycle: Lifecycle;
   engine: Engine;
   controller: EngineController;
-  driver: { runExclusive<T>(fn: () => Promise<T>): Promise<T>; requestReset(): void };
+  driver: {
+    runExclusive<T>(fn: () => Promise<T>): Promise<T>;
+    requestReset(): void;
+    /** Derivation resets, with their reason (sent to the supervisor as `reset` events). */
+    onReset?(listener: (reason: string) => void): () => void;
+  };
   l1: ManagedL1;
   /** The L1 block derivation is reading (the source of newly derived blocks). */
   derivationOrigin(): L1BlockRef | undefined;
@@ -103,8 +108,10 @@ export async function startInterop(ctx: InteropContext, dependencySet?: Dependen
       if (origin !== undefined) managed.onDerived(next.safe, origin);
     }
   });
+  const unlistenReset = ctx.driver.onReset?.((reason) => managed.onReset(reason));
   lifecycle.onStop('interop events', async () => {
     unlisten();
+    unlistenReset?.();
   });
 
   const registry = new RpcRegistry();

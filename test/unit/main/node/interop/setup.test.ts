@@ -112,6 +112,7 @@ describe('interop managed mode (scripted supervisor)', () => {
   let genesis: L2BlockRef;
   let origin: L1BlockRef | undefined;
   let resets: number;
+  let resetListener: ((reason: string) => void) | undefined;
   let secret: Uint8Array;
   let sup: Supervisor | undefined;
 
@@ -142,7 +143,16 @@ describe('interop managed mode (scripted supervisor)', () => {
       lifecycle,
       engine,
       controller: ctrl,
-      driver: { runExclusive: (fn) => fn(), requestReset: () => void resets++ },
+      driver: {
+        runExclusive: (fn) => fn(),
+        requestReset: () => void resets++,
+        onReset: (listener) => {
+          resetListener = listener;
+          return () => {
+            resetListener = undefined;
+          };
+        },
+      },
       l1: {
         blockRefByHash: async (hash) => {
           for (let n = 0; n < 10; n++) if (l1(n).hash === hash) return l1(n);
@@ -298,9 +308,12 @@ describe('interop managed mode (scripted supervisor)', () => {
     expect(pulled.error).toEqual({ code: -39001, message: 'out of events' });
     await s.waitFor(3);
     expect(s.notifications[2]).toEqual({ data: null, close: true });
+    // Derivation resets reach the supervisor as `reset` events with the reason.
+    resetListener?.('L1 reorg: block 7 replaced');
     // Later events are queued for pulling.
     const next = await ctrl.buildBlock(built.ref, attrs(cfg, built.ref, 0, 2, []), { safe: false, derived: false });
     if (!next.ok) throw new Error(next.reason);
+    expect(await s.result('interop_pullEvent')).toEqual({ reset: 'L1 reorg: block 7 replaced' });
     const ev = (await s.result('interop_pullEvent')) as { unsafeBlock: { number: number } };
     expect(ev.unsafeBlock.number).toBe(2);
     expect(s.notifications).toHaveLength(3);
