@@ -110,10 +110,12 @@ export class EngineController {
   /** Sends the current heads as the engine's forkchoice. */
   async forkchoiceUpdate(): Promise<void> {
     const h = this.heads;
+    // A managed label past the head (the head went back: a reset, a replaced block) waits for the supervisor.
+    const managed = (r: L2BlockRef | undefined) => (r !== undefined && r.number <= h.unsafe.number ? r : undefined);
     const r = await this.#engine.forkchoiceUpdated({
       headBlockHash: fromHex(h.unsafe.hash),
-      safeBlockHash: fromHex((this.managedHeads?.safe ?? h.safe).hash),
-      finalizedBlockHash: fromHex((this.managedHeads?.finalized ?? h.finalized).hash),
+      safeBlockHash: fromHex((managed(this.managedHeads?.safe) ?? h.safe).hash),
+      finalizedBlockHash: fromHex((managed(this.managedHeads?.finalized) ?? h.finalized).hash),
     });
     if (r.payloadStatus.status !== 'VALID') throw statusError('forkchoiceUpdated', r.payloadStatus);
   }
