@@ -829,7 +829,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'path',
     help: 'JSON file with the dependency-set configuration.',
     category: INTEROP,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'interop.jwt-secret',
@@ -837,7 +837,7 @@ const FLAGS: readonly FlagSpec[] = [
     defaultNote: 'generated if the file is empty',
     help: 'File with the JWT secret (32 bytes, hex) authenticating the interop RPC server. Interop-enabled networks only.',
     category: INTEROP,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'interop.rpc.addr',
@@ -845,7 +845,7 @@ const FLAGS: readonly FlagSpec[] = [
     defaultNote: 'empty (disabled)',
     help: 'Websocket-only interop RPC listening address, used by a supervisor to manage syncing. Not to be enabled without a supervisor.',
     category: INTEROP,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'interop.rpc.port',
@@ -853,7 +853,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 9645,
     help: 'Interop RPC listening port.',
     category: INTEROP,
-    implemented: false,
+    implemented: true,
   },
 
   // 2.14 Miscellaneous

@@ -128,6 +128,12 @@ export function replicaOptions(settings: Pick<Settings, 'get' | 'program'>): Rep
     },
     safeDbPath: get<string | undefined>('safedb.path'),
     snapshotLogFile: get<string | undefined>('snapshotlog.file'),
+    interop: {
+      dependencySetPath: get<string | undefined>('interop.dependency-set'),
+      rpcAddr: get<string | undefined>('interop.rpc.addr') ?? '',
+      rpcPort: get<number>('interop.rpc.port'),
+      jwtSecretPath: get<string | undefined>('interop.jwt-secret') ?? '',
+    },
     verifierL1Confs: get<number>('verifier.l1-confs'),
     syncMode: get<SyncMode>('syncmode'),
     l1Heads: {

@@ -109,6 +109,9 @@ export class Driver {
   #stopError: TernError | undefined;
   /** The derivation origin last reported in the sync-status line. */
   #loggedOrigin: string | undefined;
+  /** Why the next reset happens (reported to reset listeners). */
+  #resetReason = 'reset requested';
+  readonly #resetListeners = new Set<(reason: string) => void>();
 
   constructor(cfg: RollupConfig, opts: DriverOptions, providers: DriverProviders, deps: DriverDeps) {
     this.#cfg = cfg;
@@ -154,6 +157,12 @@ export class Driver {
     const run = this.#lock.then(fn, fn);
     this.#lock = run.catch(() => undefined);
     return run;
+  }
+
+  /** Calls `listener` with the reason after every derivation reset; returns the function that removes it. */
+  onReset(listener: (reason: string) => void): () => void {
+    this.#resetListeners.add(listener);
+    return () => this.#resetListeners.delete(listener);
   }
 
   /** Asks for a derivation and engine reset (admin_resetDerivationPipeline, L1 reorgs seen elsewhere). */
@@ -237,6 +246,7 @@ export class Driver {
         if (e.severity === 'reset') {
           this.#log.warn('Derivation reset', { code: e.code, err: e.message });
           this.#needReset = true;
+          this.#resetReason = e.message;
           continue;
         }
         delay = Math.min(this.#opts.maxRetryDelayMs, delay === 0 ? this.#opts.retryDelayMs : delay * 2);
@@ -285,6 +295,9 @@ export class Driver {
     await this.#p.derivation.reset(heads.safe);
     this.#needReset = false;
     this.#log.info('Reset derivation', { unsafe: heads.unsafe.number, safe: heads.safe.number });
+    const reason = this.#resetReason;
+    this.#resetReason = 'reset requested';
+    for (const listener of this.#resetListeners) listener(reason);
   }
 
   /** One derivation step; true when derivation is idle (waiting for L1). */

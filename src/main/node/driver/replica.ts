@@ -28,6 +28,7 @@ import { fromHex } from '../derive/types.js';
 import { EngineController } from '../engine/engineController.js';
 import { type EngineKind, HttpEngine } from '../engine/http.js';
 import type { Engine } from '../engine/interface.js';
+import { type InteropOptions, readDependencySet, startInterop } from '../interop/setup.js';
 import { BeaconClient, type BeaconClientOptions } from '../l1/beacon.js';
 import { createBlobPool, PooledBlobVerifier } from '../l1/blobVerifierPooled.js';
 import { L1Client, type L1ClientOptions } from '../l1/client.js';
@@ -72,6 +73,8 @@ export interface ReplicaOptions {
   beacon: Omit<BeaconClientOptions, 'url'> & { url: string | undefined };
   /** --safedb.path; undefined keeps no safe-head database. */
   safeDbPath: string | undefined;
+  /** --interop.* */
+  interop: InteropOptions;
   /** --snapshotlog.file; undefined writes no snapshot log. */
   snapshotLogFile: string | undefined;
   /** --verifier.l1-confs */
@@ -106,6 +109,8 @@ export interface Replica {
   config: RollupConfig;
   driver: Driver;
   rpcAddress: RpcServerAddress;
+  /** The interop RPC server's address, when --interop.rpc.addr is set. */
+  interopRpcAddress: RpcServerAddress | undefined;
 }
 
 function readJson(path: string, what: string): unknown {
@@ -182,6 +187,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   const signal = lifecycle.signal;
   const config = loadRollupConfig(options.rollupConfig);
   const l1ChainConfig = loadL1ChainConfig(options.l1ChainConfigPath, config, logger);
+  const dependencySet = readDependencySet(options.interop, logger);
   logger.info('Rollup config', {
     l2ChainId: config.l2ChainId.toString(),
     l1ChainId: config.l1ChainId.toString(),
@@ -303,11 +309,29 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     }
   }
 
+  // Interop managed mode (--interop.rpc.addr): the supervisor's RPC server and its view of the heads.
+  const interop = await startInterop(
+    {
+      options: options.interop,
+      config,
+      logger,
+      lifecycle,
+      engine,
+      controller,
+      driver,
+      l1: { blockRefByHash: (hash) => l1.blockRefByHash(hash).then(toRollupRef) },
+      derivationOrigin: () => pipeline.origin(),
+      blockReceipts: engine instanceof HttpEngine ? (hash) => engine.blockReceipts(hash) : undefined,
+    },
+    dependencySet,
+  );
+  const managed = interop.managed;
+
   const registry = new RpcRegistry();
   const info = buildInfo();
   registerOptimismApi(registry, {
     config,
-    syncStatus: () => driver.syncStatus(),
+    syncStatus: () => (managed ? managed.syncStatus(driver.syncStatus()) : driver.syncStatus()),
     outputAtBlock: (num) => engine.outputV0AtBlock(num),
     safeDb,
     version: `v${info.version}${info.commit ? `-${info.commit.slice(0, 8)}` : '-untagged'}`,
@@ -338,5 +362,5 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
 
   driver.start();
   await sequencing.start();
-  return { config, driver, rpcAddress };
+  return { config, driver, rpcAddress, interopRpcAddress: interop.rpcAddress };
 }

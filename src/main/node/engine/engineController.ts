@@ -61,6 +61,12 @@ export class EngineController {
   readonly #log: Logger;
   readonly #metrics: EngineControllerMetrics | undefined;
   #heads: EngineHeads | undefined;
+  readonly #listeners = new Set<(prev: EngineHeads | undefined, next: EngineHeads) => void>();
+  /**
+   * Interop managed mode: the supervisor's cross-safe and finalized blocks, sent as the forkchoice's safe and
+   * finalized labels instead of the locally derived ones (node/interop/managedNode.ts sets them).
+   */
+  managedHeads: { safe?: L2BlockRef | undefined; finalized?: L2BlockRef | undefined } | undefined;
 
   constructor(cfg: RollupConfig, engine: Engine, deps: EngineControllerDeps) {
     this.#cfg = cfg;
@@ -83,6 +89,12 @@ export class EngineController {
     return this.#heads !== undefined;
   }
 
+  /** Calls `listener` after every change of the heads; returns the function that removes it. */
+  onHeadsChanged(listener: (prev: EngineHeads | undefined, next: EngineHeads) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** Sets every head (after finding the sync start or a reset) and tells the engine. */
   async reset(heads: Omit<EngineHeads, 'pendingSafe'> & { pendingSafe?: L2BlockRef }): Promise<void> {
     this.#setHeads({ ...heads, pendingSafe: heads.pendingSafe ?? heads.safe });
@@ -98,10 +110,12 @@ export class EngineController {
   /** Sends the current heads as the engine's forkchoice. */
   async forkchoiceUpdate(): Promise<void> {
     const h = this.heads;
+    // A managed label past the head (the head went back: a reset, a replaced block) waits for the supervisor.
+    const managed = (r: L2BlockRef | undefined) => (r !== undefined && r.number <= h.unsafe.number ? r : undefined);
     const r = await this.#engine.forkchoiceUpdated({
       headBlockHash: fromHex(h.unsafe.hash),
-      safeBlockHash: fromHex(h.safe.hash),
-      finalizedBlockHash: fromHex(h.finalized.hash),
+      safeBlockHash: fromHex((managed(this.managedHeads?.safe) ?? h.safe).hash),
+      finalizedBlockHash: fromHex((managed(this.managedHeads?.finalized) ?? h.finalized).hash),
     });
     if (r.payloadStatus.status !== 'VALID') throw statusError('forkchoiceUpdated', r.payloadStatus);
   }
@@ -254,6 +268,7 @@ export class EngineController {
     this.#heads = next;
     const reason = syncProgressReason(prev, next);
     if (reason !== undefined) this.#log.info('Sync progress', syncProgressFields(reason, next));
+    for (const listener of this.#listeners) listener(prev, next);
     const m = this.#metrics?.recordL2Ref;
     if (m === undefined) return;
     if (prev?.unsafe.hash !== next.unsafe.hash) m('l2_unsafe', next.unsafe);

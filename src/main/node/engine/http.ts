@@ -382,6 +382,11 @@ export class HttpEngine implements Engine {
     return { ref, stateRoot: b.stateRoot, messagePasserStorageRoot: storageRoot, blockHash: b.payload.blockHash };
   }
 
+  /** The block's receipts as the engine encodes them (eth_getBlockReceipts), for the interop supervisor. */
+  blockReceipts(hash: string): Promise<unknown> {
+    return this.#call('eth_getBlockReceipts', [hash]);
+  }
+
   close(): Promise<void> {
     return this.#rpc.close();
   }

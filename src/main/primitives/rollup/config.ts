@@ -357,6 +357,7 @@ export const isGranite = (c: RollupConfig, t: number) => isForkActive(c, 'granit
 export const isHolocene = (c: RollupConfig, t: number) => isForkActive(c, 'holocene', t);
 export const isIsthmus = (c: RollupConfig, t: number) => isForkActive(c, 'isthmus', t);
 export const isJovian = (c: RollupConfig, t: number) => isForkActive(c, 'jovian', t);
+export const isInterop = (c: RollupConfig, t: number) => isForkActive(c, 'interop', t);
 
 export const isJovianActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'jovian', t);
 export const isInteropActivationBlock = (c: RollupConfig, t: number) => isActivationBlock(c, 'interop', t);

@@ -111,9 +111,13 @@ describe('Driver', () => {
     const d = new ScriptedDerivation(2);
     d.failures.push(new TernError('L1_REORG', 'reorg', { severity: 'reset' }));
     const { ctrl, driver } = setup(d);
+    const reasons: string[] = [];
+    driver.onReset((reason) => reasons.push(reason));
     driver.start();
     await until(() => ctrl.initialized && ctrl.heads.safe.number === 2);
     expect(d.resets.length).toBe(2);
+    // Reset listeners (interop's `reset` event) hear of the reset and why; the sync start is not a reset.
+    expect(reasons).toEqual(['reorg']);
     await driver.stop();
   });
 
