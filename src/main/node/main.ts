@@ -10,13 +10,9 @@ import { obtainHex32File } from '../common/secretFile.js';
 import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
 import { type EngineFactory, startReplica } from './driver/replica.js';
-import { loadOrCreateIdentityKey } from './p2p/identityKey.js';
 
 /** Where the engine JWT secret goes when --l2.jwt-secret is left empty (op-node's habit: the working directory). */
 export const DEFAULT_JWT_SECRET_PATH = 'jwt.txt';
-
-/** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
-const NOT_BUILT_DEFAULT_ON = ['P2P networking (--p2p.disable=false)'];
 
 export interface NodeStartOptions {
   /** An engine in this process (tern-pair's in-process engine): no --l2, no JWT secret. */
@@ -50,13 +46,7 @@ export async function startTernNode(
     jwtSecret = jwt.secret;
   }
 
-  if (!settings.get<boolean>('p2p.disable')) {
-    const keyPath = settings.get<string>('p2p.priv.path');
-    const identity = loadOrCreateIdentityKey(keyPath);
-    logger.info(identity.created ? 'Created P2P identity key' : 'Loaded P2P identity key', { path: keyPath });
-  }
-
-  // The replica: L1 reading, derivation, engine driving and the RPC server (driver/replica.ts).
+  // The replica: L1 reading, derivation, engine driving, P2P and the RPC server (driver/replica.ts).
   await startReplica({
     settings,
     logger,
@@ -72,7 +62,7 @@ export async function startTernNode(
   });
 
   observability.recordUp();
-  logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
+  logger.info('Started tern-node');
   return undefined;
 }
 

@@ -35,6 +35,7 @@ import { L1Client } from '../l1/client.js';
 import { withConfDepth } from '../l1/confDepth.js';
 import { L1Heads } from '../l1/heads.js';
 import type { RpcKind } from '../l1/receiptsMethod.js';
+import { setupP2P } from '../p2p/setup.js';
 import { registerOptimismApi } from '../rpc/optimism.js';
 import { DisabledSafeDb, SafeDb, type SafeHeadStore } from '../safedb/safedb.js';
 import { setupSequencing } from '../sequencer/setup.js';
@@ -305,8 +306,21 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     version: `v${info.version}${info.commit ? `-${info.commit.slice(0, 8)}` : '-untagged'}`,
     recordRequest: metrics && ((method) => metrics.recordRpcServerRequest(method)),
   });
+  // Peer-to-peer: block gossip, req-resp sync and the opp2p namespace (p2p/setup.ts); undefined with --p2p.disable.
+  const p2p = await setupP2P({
+    settings,
+    config,
+    logger,
+    lifecycle,
+    l1Call: (method, params) => l1.rpc.call(method, params),
+    engine,
+    controller,
+    driver,
+    registry,
+  });
   // Sequencer mode, signing, conductor and the admin namespace (sequencer/setup.ts).
   const sequencing = await setupSequencing({
+    gossip: p2p,
     settings,
     config,
     logger,
@@ -331,6 +345,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   logger.info('RPC server listening', { url: rpcAddress.url });
 
   driver.start();
+  await p2p?.start();
   await sequencing.start();
   return { config, driver, rpcAddress };
 }
