@@ -101,7 +101,7 @@ export function snappyFrameEncode(data: Uint8Array): Uint8Array {
     parts.push(chunkHeader(type, body.length + 4, crc), body);
     if (data.length === 0) break;
   }
-  return Buffer.concat(parts);
+  return plain(Buffer.concat(parts));
 }
 
 /** Decodes a whole snappy-framed stream to at most `maxLength` bytes; bad framing or a checksum throws. */
@@ -140,5 +140,5 @@ export function snappyFrameDecode(data: Uint8Array, maxLength: number): Uint8Arr
     // 0x80-0xfe (padding included) are skippable.
   }
   if (!sawIdentifier) throw bad('empty snappy frame stream');
-  return Buffer.concat(out);
+  return plain(Buffer.concat(out));
 }
