@@ -35,18 +35,69 @@ export function snappyCompress(data: Uint8Array): Uint8Array {
   return snappyjs.compress(plain(data));
 }
 
-/** Decodes a snappy block of at most `maxLength` decoded bytes; anything else throws P2P_SNAPPY. */
+/**
+ * Decodes a snappy block of at most `maxLength` decoded bytes; anything else throws P2P_SNAPPY. The decoder is
+ * tern's own, with every length and offset bounded: snappyjs's decoder (still used to compress) loops forever on
+ * some malformed inputs (a literal length that wraps negative moves its cursor backwards) and zero-fills output a
+ * short stream never wrote — both found by the fuzz harness.
+ */
 export function snappyUncompress(data: Uint8Array, maxLength: number): Uint8Array {
-  const len = snappyDecodedLength(data);
-  if (len === undefined) throw bad('invalid snappy length header');
-  if (len > maxLength) throw bad(`snappy data decodes to ${len} bytes, more than the ${maxLength} allowed`);
-  let out: Uint8Array;
-  try {
-    out = snappyjs.uncompress(plain(data), maxLength);
-  } catch (err) {
-    throw bad(`invalid snappy data: ${(err as Error).message}`);
+  const total = snappyDecodedLength(data);
+  if (total === undefined) throw bad('invalid snappy length header');
+  if (total > maxLength) throw bad(`snappy data decodes to ${total} bytes, more than the ${maxLength} allowed`);
+  const out = new Uint8Array(total);
+  let pos = 0;
+  while ((data[pos] as number) >= 0x80) pos++;
+  pos++;
+  let outPos = 0;
+  const need = (n: number) => {
+    if (pos + n > data.length) throw bad('truncated snappy data');
+  };
+  while (pos < data.length) {
+    const c = data[pos++] as number;
+    const type = c & 3;
+    if (type === 0) {
+      let len = (c >>> 2) + 1;
+      if (len > 60) {
+        const n = len - 60;
+        need(n);
+        len = 0;
+        for (let i = 0; i < n; i++) len += (data[pos + i] as number) * 2 ** (8 * i);
+        len += 1;
+        pos += n;
+      }
+      need(len);
+      if (outPos + len > total) throw bad('snappy literal runs past the declared length');
+      out.set(data.subarray(pos, pos + len), outPos);
+      pos += len;
+      outPos += len;
+      continue;
+    }
+    let len: number;
+    let offset: number;
+    if (type === 1) {
+      need(1);
+      len = ((c >>> 2) & 7) + 4;
+      offset = ((c >>> 5) << 8) | (data[pos] as number);
+      pos += 1;
+    } else if (type === 2) {
+      need(2);
+      len = (c >>> 2) + 1;
+      offset = (data[pos] as number) | ((data[pos + 1] as number) << 8);
+      pos += 2;
+    } else {
+      need(4);
+      len = (c >>> 2) + 1;
+      offset = new DataView(data.buffer, data.byteOffset + pos, 4).getUint32(0, true);
+      pos += 4;
+    }
+    if (offset === 0 || offset > outPos) throw bad('snappy copy offset out of range');
+    if (outPos + len > total) throw bad('snappy copy runs past the declared length');
+    // Byte by byte: source and destination may overlap (a run).
+    for (let i = 0; i < len; i++) out[outPos + i] = out[outPos + i - offset] as number;
+    outPos += len;
   }
-  if (out.length !== len) throw bad('invalid snappy data: decoded length differs from its header');
+  if (outPos !== total) throw bad(`snappy data decodes to ${outPos} bytes, its header says ${total}`);
   return out;
 }
 

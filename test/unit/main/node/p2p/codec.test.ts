@@ -3,7 +3,7 @@
 // signer's encoder for every version with bound checks on hostile bytes, topics and message ids computed
 // independently with node:crypto over snappyjs output, and snappy framing (stream identifier, masked CRC-32C) with
 // the format description's own example checksum.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -189,5 +189,17 @@ describe('snappy', () => {
     expect(() => snappyUncompress(big, 999)).toThrow(/more than the 999/);
     expect(snappyUncompress(big, 1000)).toHaveLength(1000);
     expect(() => snappyUncompress(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x80), 10)).toThrow(/length header/);
+  });
+
+  it('refuses hostile blocks that hang or zero-fill a naive decoder', () => {
+    // A literal whose 4-byte length wraps negative in 32-bit arithmetic (snappyjs loops forever on it).
+    expect(() => snappyUncompress(Uint8Array.of(10, 0xfc, 0xff, 0xff, 0xff, 0xff, 1, 2), 100)).toThrow(/truncated/);
+    // A header promising 10 bytes and a stream holding 2 (snappyjs returns 8 zero bytes after them).
+    expect(() => snappyUncompress(Uint8Array.of(10, 0x04, 0xaa, 0xbb), 100)).toThrow(/header says 10/);
+    // A copy reaching before the start of the output.
+    expect(() => snappyUncompress(Uint8Array.of(10, 0x00, 0xaa, 0x01 | (1 << 2), 0x05), 100)).toThrow(/offset/);
+    // Round trip of a run (overlapping copy) and a long literal through snappyjs' compressor.
+    const data = Buffer.concat([Buffer.alloc(5000, 7), randomBytes(3000)]);
+    expect(Buffer.from(snappyUncompress(snappyCompress(data), data.length)).equals(data)).toBe(true);
   });
 });
