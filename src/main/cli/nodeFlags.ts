@@ -431,7 +431,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'host',
     help: 'IP (or host name, resolved to an IP) advertised in Discv5 and placed in the node record (ENR).',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.advertise.tcp',
@@ -439,7 +439,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 0,
     help: 'Advertised TCP port; 0 means the value of --p2p.listen.tcp.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.advertise.udp',
@@ -455,7 +455,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 3_600_000,
     help: 'How long peers are banned.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.ban.peers',
@@ -463,7 +463,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: true,
     help: 'Enable peer banning.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.ban.threshold',
@@ -471,7 +471,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: -100,
     help: 'Score below which peers are disconnected and banned.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.bootnodes',
@@ -503,7 +503,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 60_000,
     help: 'Gossip messages whose payload timestamp is older than this are rejected.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.listen.ip',
@@ -511,7 +511,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: '0.0.0.0',
     help: 'Bind address for LibP2P and Discv5.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.listen.tcp',
@@ -519,7 +519,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 9222,
     help: 'TCP port for LibP2P; 0 means any available system port.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.listen.udp',
@@ -535,14 +535,14 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'NAT traversal through PMP/UPNP devices to learn the external IP.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.netrestrict',
     kind: 'cidrList',
     help: 'Comma-separated CIDR masks: P2P only tries to connect on these networks.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.no-discovery',
@@ -550,7 +550,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Disable Discv5.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.peers.grace',
@@ -566,7 +566,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 30,
     help: 'High-tide peer count: slow pruning starts above this.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.peers.lo',
@@ -582,7 +582,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'consensus_peerstore_db',
     help: 'Database of discovered peers (also holds a copy of the local network key); `memory` disables persistence.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.priv.path',
@@ -613,7 +613,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'list',
     help: 'Comma-separated multiaddrs (IP, TCP port, peer ID) of static peers: connected, kept connected and trusted.',
     category: P2P,
-    implemented: false,
+    implemented: true,
     check: checkStaticPeers,
   },
   {
@@ -622,7 +622,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: false,
     help: 'Send RequestL2Range sync requests to static peers only.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.sync.req-resp',
@@ -630,7 +630,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: true,
     help: 'Enable the P2P request-response alternative sync method, server and client side.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
 
   // 2.10 Sequencer, verifier and conductor

@@ -91,7 +91,6 @@ export function sequencingOptions(settings: Get): SequencingOptions {
     },
     adminStatePath: get<string | undefined>('rpc.admin-state'),
     sequencerApi: get<boolean>('experimental.sequencer-api'),
-    p2pDisabled: get<boolean>('p2p.disable'),
     adminApi: get<boolean>('rpc.enable-admin'),
   };
 }
@@ -128,6 +127,27 @@ export function replicaOptions(settings: Pick<Settings, 'get' | 'program'>): Rep
     },
     safeDbPath: get<string | undefined>('safedb.path'),
     snapshotLogFile: get<string | undefined>('snapshotlog.file'),
+    p2p: {
+      disabled: get<boolean>('p2p.disable'),
+      privPath: get<string>('p2p.priv.path'),
+      noDiscovery: get<boolean>('p2p.no-discovery'),
+      nat: get<boolean>('p2p.nat'),
+      peerstorePath: get<string>('p2p.peerstore.path'),
+      listenIp: get<string>('p2p.listen.ip'),
+      listenTcp: get<number>('p2p.listen.tcp'),
+      advertiseIp: get<string | undefined>('p2p.advertise.ip'),
+      advertiseTcp: get<number>('p2p.advertise.tcp'),
+      staticPeers: get<string[] | undefined>('p2p.static') ?? [],
+      netrestrict: get<string[] | undefined>('p2p.netrestrict') ?? [],
+      peersHi: get<number>('p2p.peers.hi'),
+      banPeers: get<boolean>('p2p.ban.peers'),
+      banThreshold: get<number>('p2p.ban.threshold'),
+      banDurationMs: get<number>('p2p.ban.duration'),
+      signerReloadIntervalMs: get<number>('l1.runtime-config-reload-interval'),
+      gossipTimestampThresholdMs: get<number>('p2p.gossip.timestamp.threshold'),
+      syncReqResp: get<boolean>('p2p.sync.req-resp'),
+      syncOnlyReqToStatic: get<boolean>('p2p.sync.onlyreqtostatic'),
+    },
     interop: {
       dependencySetPath: get<string | undefined>('interop.dependency-set'),
       rpcAddr: get<string | undefined>('interop.rpc.addr') ?? '',
@@ -157,7 +177,6 @@ export function nodeOptions(settings: Settings): NodeOptions {
     logger: nodeLoggerOptions(settings),
     observability: observabilityOptions(settings),
     jwtSecretPath: jwtFlag === undefined || jwtFlag === '' ? DEFAULT_JWT_SECRET_PATH : jwtFlag,
-    p2p: { disabled: settings.get<boolean>('p2p.disable'), privPath: settings.get<string>('p2p.priv.path') },
     replica: replicaOptions(settings),
   };
 }

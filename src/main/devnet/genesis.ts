@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { type Genesis, genesisHeader, parseGenesis } from '../exec/chain/genesis.js';
 import { devChainConfig, SYSTEM_CONTRACTS } from '../exec/dev/genesis.js';
 import { CREATE2_DEPLOYER_CODE } from '../exec/evm/op/create2deployer.js';
+import { UNSAFE_BLOCK_SIGNER_SLOT } from '../node/p2p/unsafeSigner.js';
 import { headerHash } from '../primitives/block/header.js';
 import { GENESIS_BLOCK_FORKS } from '../primitives/chainConfig.js';
 import { encodeHoloceneExtraData, encodeJovianExtraData } from '../primitives/op/eip1559.js';
@@ -68,7 +69,11 @@ export function l1GenesisJson(opts: L1GenesisOptions): Record<string, unknown> {
     balance: '0x0',
     nonce: '0x1',
     code: hex(systemConfigCode()),
-    storage: { [word(SYSTEM_CONFIG_OWNER_SLOT)]: word(BigInt(accountFor('admin').address)) },
+    storage: {
+      [word(SYSTEM_CONFIG_OWNER_SLOT)]: word(BigInt(accountFor('admin').address)),
+      // The unsafe block signer the rollup nodes check gossiped blocks against (read from this slot, as op-node).
+      [UNSAFE_BLOCK_SIGNER_SLOT]: word(BigInt(accountFor('sequencer').address)),
+    },
   };
   return {
     config: devChainConfig(),

@@ -11,6 +11,7 @@ import { accountFor, devAccounts, seedL1DeveloperKeystore } from './accounts.js'
 import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
 import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson, type ScheduledUpgrades } from './genesis.js';
+import { type NodeP2P, nodeP2P } from './p2p.js';
 import { freePorts } from './ports.js';
 import { describeExit, type ExitInfo, ManagedProcess, waitReady } from './process.js';
 import { engineArgs, rollupNodeArgs } from './roleArgs.js';
@@ -65,6 +66,8 @@ export interface NodeInfo {
   engine: string;
   metrics: string | null;
   jwtSecret: string;
+  /** The rollup node's P2P identity and listen address; null when this build cannot run P2P. */
+  p2p: NodeP2P | null;
   /** In-process: one tern-pair process, so both pids (and both logs) are the same. */
   pids: { exec?: number; node?: number };
   logs: { exec: string; node: string };
@@ -101,6 +104,8 @@ const FILES = {
 } as const;
 
 const L1_CHAIN_ID = 1337;
+/** Per rollup node: engine HTTP, engine auth, node RPC, metrics, P2P TCP. */
+const PORTS_PER_NODE = 5;
 const L2_GAS_LIMIT = 30_000_000n;
 
 function fail(code: string, message: string): never {
@@ -180,7 +185,7 @@ export class Devnet {
     }
 
     const names = ['sequencer', ...Array.from({ length: o.replicas }, (_, i) => `replica-${i + 1}`)];
-    const ports = await freePorts(3 + names.length * 4, o.host);
+    const ports = await freePorts(3 + names.length * PORTS_PER_NODE, o.host);
     const url = (port: number) => `http://${o.host}:${port}`;
     const [l1Http, l1Beacon, l1Auth] = ports as [number, number, number];
 
@@ -249,9 +254,12 @@ export class Devnet {
 
     // One rollup node per name: its ports, JWT secret and logs.
     const nodes: NodeInfo[] = names.map((name, i) => {
-      const base = 3 + i * 4;
+      const base = 3 + i * PORTS_PER_NODE;
       const jwtSecret = this.#path(`jwt-${name}.txt`);
       if (!existsSync(jwtSecret)) writeFileSync(jwtSecret, `0x${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+      const p2p = caps.built('node', 'p2p.static')
+        ? nodeP2P(this.#path(`p2p-${name}.txt`), o.host, ports[base + 4] as number)
+        : null;
       return {
         name,
         role: i === 0 ? 'sequencer' : 'replica',
@@ -260,6 +268,7 @@ export class Devnet {
         engine: url(ports[base + 1] as number),
         metrics: url(ports[base + 3] as number),
         jwtSecret,
+        p2p,
         pids: {},
         logs: { exec: this.#path('logs', `${name}-exec.log`), node: this.#path('logs', `${name}-node.log`) },
       };
@@ -288,6 +297,8 @@ export class Devnet {
         n.metrics = null;
       }
     }
+    const p2pPeers = nodes.flatMap((n) => (n.nodeRpc !== null && n.p2p !== null ? [n.p2p.multiaddr] : []));
+    const nodeArgsContext = { ...nodeContext, p2pPeers };
     const paired = (n: NodeInfo) => inProcess && n.nodeRpc !== null;
 
     // Execution engines, one per node, started together (in-process: the tern-pair processes).
@@ -302,7 +313,7 @@ export class Devnet {
         const p = this.#spawn(
           `${n.name}-pair`,
           o.programs.pair as readonly string[],
-          [...rollupNodeArgs(n, nodeContext), '--', ...exec],
+          [...rollupNodeArgs(n, nodeArgsContext), '--', ...exec],
           nodeDir,
         );
         n.logs = { exec: p.spec.logFile, node: p.spec.logFile };
@@ -334,7 +345,7 @@ export class Devnet {
       }
       const dir = this.#path(n.name, 'node');
       mkdirSync(dir, { recursive: true });
-      nodeProcs.push([n, this.#spawn(`${n.name}-node`, o.programs.node, rollupNodeArgs(n, nodeContext), dir)]);
+      nodeProcs.push([n, this.#spawn(`${n.name}-node`, o.programs.node, rollupNodeArgs(n, nodeArgsContext), dir)]);
     }
     await Promise.all(
       nodeProcs.map(([n, p]) =>
@@ -346,6 +357,9 @@ export class Devnet {
     );
     for (const [n, p] of nodeProcs) n.pids.node = p.pid;
     if (nodeProcs.length > 0) this.deps.print(`  ${nodeProcs.length} rollup node(s) answer`);
+    for (const [n] of nodeProcs) {
+      if (n.p2p !== null) this.deps.print(`  ${n.name} P2P: ${n.p2p.multiaddr}`);
+    }
 
     // Batcher: it batches the sequencer's blocks, so it needs the sequencer's rollup node.
     let batcher: DevnetInfo['batcher'] = null;

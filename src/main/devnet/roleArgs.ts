@@ -4,6 +4,7 @@
 // in that process); tern-exec still serves its authenticated endpoint with the node's JWT secret.
 import { accountFor } from './accounts.js';
 import { builtArgs, type Capabilities } from './capabilities.js';
+import type { NodeP2P } from './p2p.js';
 
 /** What the devnet knows of one rollup node when it starts it (a subset of launcher.ts's NodeInfo). */
 export interface RoleNode {
@@ -13,6 +14,8 @@ export interface RoleNode {
   nodeRpc: string | null;
   metrics: string | null;
   jwtSecret: string;
+  /** null: P2P is not built, the node runs with --p2p.disable. */
+  p2p?: NodeP2P | null | undefined;
 }
 
 const port = (u: string) => new URL(u).port;
@@ -44,6 +47,8 @@ export interface RollupNodeContext {
   /** In-process: no --l2 and --l2.jwt-secret (tern-pair refuses them). */
   inProcess: boolean;
   caps: Capabilities;
+  /** Multiaddrs of every rollup node's P2P host (a node leaves its own out of its --p2p.static). */
+  p2pPeers?: readonly string[] | undefined;
 }
 
 /** tern-node for `n` (its RPC port and metrics port set), over HTTP to its engine unless in-process. */
@@ -67,9 +72,9 @@ export function rollupNodeArgs(n: RoleNode, c: RollupNodeContext): string[] {
     // anvil's blocks with blob transactions do not verify (see the note launcher.ts prints).
     ...(c.anvil ? ['--l1.trustrpc'] : []),
     ...role,
+    ...p2pArgs(n, c),
     ...builtArgs(c.caps, 'node', [
       ['rpc.addr', c.host],
-      ['p2p.disable'],
       ['l1.http-poll-interval', `${Math.max(1, Math.floor(c.l1BlockTime / 2))}s`],
       // Safe/finalized layer-1 blocks (the dev chain finalizes every 32 blocks, anvil's finalized is the head
       // minus 64): op-node's 384 s is too slow here.
@@ -79,5 +84,23 @@ export function rollupNodeArgs(n: RoleNode, c: RollupNodeContext): string[] {
     ...(n.metrics === null
       ? []
       : builtArgs(c.caps, 'node', [['metrics.enabled'], ['metrics.addr', c.host], ['metrics.port', port(n.metrics)]])),
+  ];
+}
+
+/**
+ * P2P between the devnet's rollup nodes on loopback: each listens on its own port with its key file and dials
+ * every other node as a static peer (no discovery on a local network). Without P2P in the build: --p2p.disable.
+ */
+function p2pArgs(n: RoleNode, c: RollupNodeContext): string[] {
+  const p = n.p2p;
+  if (p === undefined || p === null) return builtArgs(c.caps, 'node', [['p2p.disable']]);
+  const others = (c.p2pPeers ?? []).filter((m) => m !== p.multiaddr);
+  return [
+    `--p2p.priv.path=${p.keyFile}`,
+    `--p2p.listen.ip=${p.host}`,
+    `--p2p.listen.tcp=${p.port}`,
+    '--p2p.peerstore.path=memory',
+    '--p2p.no-discovery',
+    ...(others.length > 0 ? [`--p2p.static=${others.join(',')}`] : []),
   ];
 }

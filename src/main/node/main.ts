@@ -13,10 +13,6 @@ import { versionLine } from '../common/version.js';
 import { nativeStatus } from '../native/index.js';
 import { type EngineFactory, startReplica } from './driver/replica.js';
 import type { NodeOptions } from './options.js';
-import { loadOrCreateIdentityKey } from './p2p/identityKey.js';
-
-/** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
-const NOT_BUILT_DEFAULT_ON = ['P2P networking (--p2p.disable=false)'];
 
 export interface NodeStartOptions {
   /** An engine in this process (tern-pair's in-process engine): no --l2, no JWT secret. */
@@ -56,13 +52,7 @@ export async function startTernNode(
     jwtSecret = jwt.secret;
   }
 
-  if (!options.p2p.disabled) {
-    const keyPath = options.p2p.privPath;
-    const identity = loadOrCreateIdentityKey(keyPath);
-    logger.info(identity.created ? 'Created P2P identity key' : 'Loaded P2P identity key', { path: keyPath });
-  }
-
-  // The replica: L1 reading, derivation, engine driving and the RPC server (driver/replica.ts).
+  // The replica: L1 reading, derivation, engine driving, P2P and the RPC server (driver/replica.ts).
   await startReplica({
     options: options.replica,
     logger,
@@ -78,7 +68,7 @@ export async function startTernNode(
   });
 
   observability.recordUp();
-  logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
+  logger.info('Started tern-node');
   return undefined;
 }
 

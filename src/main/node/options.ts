@@ -9,7 +9,5 @@ export interface NodeOptions {
   observability: NodeObservabilityOptions;
   /** --l2.jwt-secret (default: jwt.txt in the working directory); created when missing. Unused in tern-pair. */
   jwtSecretPath: string;
-  /** --p2p.disable and --p2p.priv.path: the P2P identity key is loaded or created unless P2P is off. */
-  p2p: { disabled: boolean; privPath: string };
   replica: ReplicaOptions;
 }

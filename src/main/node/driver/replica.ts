@@ -34,6 +34,7 @@ import { createBlobPool, PooledBlobVerifier } from '../l1/blobVerifierPooled.js'
 import { L1Client, type L1ClientOptions } from '../l1/client.js';
 import { withConfDepth } from '../l1/confDepth.js';
 import { L1Heads } from '../l1/heads.js';
+import { type P2POptions, setupP2P } from '../p2p/setup.js';
 import { registerOptimismApi } from '../rpc/optimism.js';
 import { DisabledSafeDb, SafeDb, type SafeHeadStore } from '../safedb/safedb.js';
 import { type SequencingOptions, setupSequencing } from '../sequencer/setup.js';
@@ -73,6 +74,8 @@ export interface ReplicaOptions {
   beacon: Omit<BeaconClientOptions, 'url'> & { url: string | undefined };
   /** --safedb.path; undefined keeps no safe-head database. */
   safeDbPath: string | undefined;
+  /** --p2p.* */
+  p2p: P2POptions;
   /** --interop.* */
   interop: InteropOptions;
   /** --snapshotlog.file; undefined writes no snapshot log. */
@@ -337,9 +340,22 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     version: `v${info.version}${info.commit ? `-${info.commit.slice(0, 8)}` : '-untagged'}`,
     recordRequest: metrics && ((method) => metrics.recordRpcServerRequest(method)),
   });
+  // Peer-to-peer: block gossip, req-resp sync and the opp2p namespace (p2p/setup.ts); undefined with --p2p.disable.
+  const p2p = await setupP2P({
+    options: options.p2p,
+    config,
+    logger,
+    lifecycle,
+    l1Call: (method, params) => l1.rpc.call(method, params),
+    engine,
+    controller,
+    driver,
+    registry,
+  });
   // Sequencer mode, signing, conductor and the admin namespace (sequencer/setup.ts).
   const sequencing = await setupSequencing({
     options: options.sequencing,
+    gossip: p2p,
     config,
     logger,
     lifecycle,
@@ -361,6 +377,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   logger.info('RPC server listening', { url: rpcAddress.url });
 
   driver.start();
+  await p2p?.start();
   await sequencing.start();
   return { config, driver, rpcAddress, interopRpcAddress: interop.rpcAddress };
 }

@@ -19,6 +19,7 @@ import { withConfDepth } from '../l1/confDepth.js';
 import type { L1BlockRef, L1Source } from '../l1/interface.js';
 import { registerAdminApi } from '../rpc/admin.js';
 import { registerOpstackApi } from '../rpc/opstack.js';
+import type { BlockVersion } from '../signer/gossipPayload.js';
 import type { BlockSigner } from '../signer/interface.js';
 import { remoteSignerDefaults } from '../signer/remote.js';
 import { type SignerSetupOptions, setupBlockSigner, signGossipBlock } from '../signer/setup.js';
@@ -42,8 +43,6 @@ export interface SequencingOptions {
   adminStatePath: string | undefined;
   /** --experimental.sequencer-api: the opstack namespace on the RPC server. */
   sequencerApi: boolean;
-  /** --p2p.disable (opstack_publishBlockV1 refuses without P2P). */
-  p2pDisabled: boolean;
   /** --rpc.enable-admin */
   adminApi: boolean;
 }
@@ -62,7 +61,6 @@ export const sequencingDefaults: SequencingOptions = {
   signer: { remote: { headers: [], tls: { ...remoteSignerDefaults.tls } } },
   adminStatePath: undefined,
   sequencerApi: false,
-  p2pDisabled: false,
   adminApi: false,
 };
 
@@ -81,6 +79,8 @@ export interface SequencingContext {
   controller: EngineController;
   driver: Driver;
   registry: RpcRegistry;
+  /** Block gossip (p2p/setup.ts); undefined with --p2p.disable. */
+  gossip?: { publish(version: BlockVersion, message: Uint8Array): void } | undefined;
   /** The root logger's setLevel (admin_setLogLevel). */
   setLogLevel?: ((level: LogLevel) => void) | undefined;
   onFatal(reason: string): void;
@@ -159,11 +159,8 @@ export async function setupSequencing(ctx: SequencingContext): Promise<Sequencin
           signer &&
           (async (env) => {
             const signed = await signGossipBlock(config, signer, env.executionPayload, env.parentBeaconBlockRoot);
-            // P2P gossip is not built yet: the signed message is ready for it.
-            if (!notGossiped)
-              log.info('Signed sequenced block; P2P gossip is not built, so it is not broadcast', {
-                version: signed.version,
-              });
+            if (ctx.gossip !== undefined) ctx.gossip.publish(signed.version, signed.message);
+            else if (!notGossiped) log.info('Signed sequenced block; P2P is disabled, so it is not broadcast');
             notGossiped = true;
           }),
       },
@@ -187,21 +184,13 @@ export async function setupSequencing(ctx: SequencingContext): Promise<Sequencin
     log.warn('--sequencer.stopped/--sequencer.recover have no effect without --sequencer.enabled');
   }
   if (options.sequencerApi) {
-    let notGossiped = false;
     registerOpstackApi(ctx.registry, {
       config,
       controller: ctx.controller,
       exclusive: (fn) => ctx.driver.runExclusive(fn),
       publish: async (block) => {
-        if (options.p2pDisabled) throw new TernError('P2P_DISABLED', 'P2P not enabled');
-        // P2P gossip is not built yet: the signed message is ready for it.
-        if (!notGossiped)
-          log.info('Signed block via opstack_publishBlockV1; P2P gossip is not built, so it is not broadcast', {
-            number: block.number,
-            hash: block.hash,
-            version: block.version,
-          });
-        notGossiped = true;
+        if (ctx.gossip === undefined) throw new TernError('P2P_DISABLED', 'P2P not enabled');
+        ctx.gossip.publish(block.version, block.message);
       },
       recordRequest: metrics && ((m) => metrics.recordRpcServerRequest(m)),
     });

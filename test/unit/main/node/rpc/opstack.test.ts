@@ -111,12 +111,11 @@ async function serveDirect() {
 }
 
 describe('opstack namespace gating (--experimental.sequencer-api)', () => {
-  /** The sequencing options with the two flags this test turns on. */
+  /** The sequencing options with the flag this test turns on. */
   function options(values: Record<string, unknown>): SequencingOptions {
     return {
       ...sequencingDefaults,
       sequencerApi: values['experimental.sequencer-api'] === true,
-      p2pDisabled: values['p2p.disable'] === true,
     };
   }
 
@@ -137,6 +136,8 @@ describe('opstack namespace gating (--experimental.sequencer-api)', () => {
       driver: { runExclusive: l.exclusive, requestReset: () => undefined } as unknown as Driver,
       registry,
       onFatal: () => undefined,
+      // Block gossip exists unless --p2p.disable.
+      gossip: values['p2p.disable'] === true ? undefined : { publish: () => undefined },
     });
     return { rpc: await listen(registry), cfg, genesis, registry, lock: l.state };
   }

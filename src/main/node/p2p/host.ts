@@ -1,0 +1,268 @@
+// The libp2p host of tern-node (op-node's host.go): TCP, noise, yamux and mplex, identify, ping and gossipsub,
+// with the node's secp256k1 identity (so peer IDs look like op-node's 16Uiu2…), a connection gater for
+// --p2p.netrestrict and bans, the peerstore on disk unless `memory`, and the static peers of --p2p.static dialled
+// at start and re-dialled whenever they drop. Gossip and request-response attach to the host (gossip.ts, reqResp.ts).
+import '../../common/polyfills.js';
+import { BlockList, isIPv6 } from 'node:net';
+import { privateKeyFromRaw } from '@libp2p/crypto/keys';
+import { gossipsub } from '@libp2p/gossipsub';
+import { identify } from '@libp2p/identify';
+import type { Connection, PeerId } from '@libp2p/interface';
+import { mplex } from '@libp2p/mplex';
+import { noise } from '@libp2p/noise';
+import { peerIdFromString } from '@libp2p/peer-id';
+import { ping } from '@libp2p/ping';
+import { tcp } from '@libp2p/tcp';
+import { yamux } from '@libp2p/yamux';
+import { type Multiaddr, multiaddr } from '@multiformats/multiaddr';
+import { FsDatastore } from 'datastore-fs';
+import { createLibp2p, type Libp2p } from 'libp2p';
+import { UsageError } from '../../common/errors.js';
+import type { Logger } from '../../common/logger/index.js';
+import { gossipOptions } from './gossipParams.js';
+
+export interface HostOptions {
+  /** The 32-byte secp256k1 identity key (--p2p.priv.path). */
+  privateKey: Uint8Array;
+  listenIp: string;
+  /** 0: any free port. */
+  listenTcp: number;
+  /** Addresses announced instead of the listen address (--p2p.advertise.ip/.tcp). */
+  advertiseIp?: string | undefined;
+  advertiseTcp?: number | undefined;
+  /** Multiaddrs with /p2p/<id> (--p2p.static). */
+  staticPeers: readonly string[];
+  /** CIDR masks (--p2p.netrestrict); empty: every network. */
+  netrestrict: readonly string[];
+  /** --p2p.peers.hi: connections above this are refused. */
+  peersHi: number;
+  /** Directory of the persistent peerstore, or undefined for memory only (--p2p.peerstore.path=memory). */
+  peerstorePath?: string | undefined;
+}
+
+export interface HostDeps {
+  logger: Logger;
+}
+
+/** How often lost static peers are dialled again. */
+const STATIC_REDIAL_MS = 2_000;
+
+type Services = {
+  identify: ReturnType<ReturnType<typeof identify>>;
+  ping: ReturnType<ReturnType<typeof ping>>;
+  pubsub: ReturnType<ReturnType<typeof gossipsub>>;
+};
+export type TernLibp2p = Libp2p<Services>;
+
+function parseNetrestrict(masks: readonly string[]): BlockList | undefined {
+  if (masks.length === 0) return undefined;
+  const list = new BlockList();
+  for (const m of masks) {
+    const [net, bits] = m.split('/');
+    if (net === undefined || bits === undefined) throw new UsageError(`--p2p.netrestrict: "${m}" is not a CIDR mask`);
+    list.addSubnet(net, Number(bits), isIPv6(net) ? 'ipv6' : 'ipv4');
+  }
+  return list;
+}
+
+/** The IP of a /ip4 or /ip6 multiaddr, if it has one. */
+function ipOf(ma: Multiaddr): string | undefined {
+  const parts = ma.toString().split('/');
+  return parts[1] === 'ip4' || parts[1] === 'ip6' ? parts[2] : undefined;
+}
+
+export class P2PHost {
+  readonly node: TernLibp2p;
+  readonly staticPeers: ReadonlyMap<string, Multiaddr>;
+  readonly #log: Logger;
+  readonly #banned = new Map<string, number>();
+  readonly #blockedAddrs = new Set<string>();
+  readonly #protected = new Set<string>();
+  readonly #blockedSubnets = new Set<string>();
+  #subnetList: BlockList | undefined;
+  #redial: NodeJS.Timeout | undefined;
+
+  private constructor(node: TernLibp2p, staticPeers: Map<string, Multiaddr>, log: Logger) {
+    this.node = node;
+    this.staticPeers = staticPeers;
+    this.#log = log;
+  }
+
+  static async create(opts: HostOptions, deps: HostDeps): Promise<P2PHost> {
+    const log = deps.logger.child('p2p');
+    const allowed = parseNetrestrict(opts.netrestrict);
+    const staticPeers = new Map<string, Multiaddr>();
+    for (const s of opts.staticPeers) {
+      let ma: Multiaddr;
+      try {
+        ma = multiaddr(s);
+      } catch (err) {
+        throw new UsageError(`--p2p.static: "${s}" is not a multiaddr: ${(err as Error).message}`);
+      }
+      const id = ma.getComponents().find((c) => c.name === 'p2p')?.value;
+      if (id === undefined) throw new UsageError(`--p2p.static: "${s}" has no /p2p/<peer-id>`);
+      staticPeers.set(peerIdFromString(id).toString(), ma);
+    }
+    // The gater reads the host's ban lists through this late-bound reference.
+    let host: P2PHost | undefined;
+    const isStatic = (id: string) => staticPeers.has(id);
+    const addrDenied = (ma: Multiaddr): boolean => {
+      const ip = ipOf(ma);
+      if (ip === undefined) return false;
+      if (host?.isAddrBlocked(ip)) return true;
+      if (host?.inBlockedSubnet(ip)) return true;
+      return allowed !== undefined && !allowed.check(ip, isIPv6(ip) ? 'ipv6' : 'ipv4');
+    };
+    const announce =
+      opts.advertiseIp !== undefined && opts.advertiseIp !== ''
+        ? [
+            `/${isIPv6(opts.advertiseIp) ? 'ip6' : 'ip4'}/${opts.advertiseIp}/tcp/${opts.advertiseTcp || opts.listenTcp}`,
+          ]
+        : [];
+    const ipProto = isIPv6(opts.listenIp) ? 'ip6' : 'ip4';
+    const node = (await createLibp2p({
+      privateKey: privateKeyFromRaw(opts.privateKey),
+      addresses: { listen: [`/${ipProto}/${opts.listenIp}/tcp/${opts.listenTcp}`], announce },
+      transports: [tcp()],
+      connectionEncrypters: [noise()],
+      streamMuxers: [yamux(), mplex()],
+      ...(opts.peerstorePath === undefined ? {} : { datastore: new FsDatastore(opts.peerstorePath) }),
+      connectionManager: { maxConnections: Math.max(1, opts.peersHi) },
+      connectionGater: {
+        denyDialPeer: (id: PeerId) => !isStatic(id.toString()) && (host?.isBanned(id.toString()) ?? false),
+        denyDialMultiaddr: (ma: Multiaddr) => addrDenied(ma),
+        denyInboundConnection: (conn: { remoteAddr: Multiaddr }) => addrDenied(conn.remoteAddr),
+        denyInboundEncryptedConnection: (id: PeerId) =>
+          !isStatic(id.toString()) && (host?.isBanned(id.toString()) ?? false),
+      },
+      services: {
+        identify: identify(),
+        ping: ping(),
+        pubsub: gossipsub(gossipOptions()),
+      },
+      start: false,
+    })) as TernLibp2p;
+    host = new P2PHost(node, staticPeers, log);
+    return host;
+  }
+
+  get peerId(): string {
+    return this.node.peerId.toString();
+  }
+
+  async start(): Promise<void> {
+    await this.node.start();
+    this.#log.info('P2P host started', {
+      peerId: this.peerId,
+      addrs: this.node.getMultiaddrs().map(String),
+      staticPeers: this.staticPeers.size,
+    });
+    this.#dialStatic();
+    this.#redial = setInterval(() => this.#dialStatic(), STATIC_REDIAL_MS);
+    this.#redial.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#redial !== undefined) clearInterval(this.#redial);
+    await this.node.stop();
+  }
+
+  /** Dials each static peer that is not connected (at start, then every few seconds: kept connected). */
+  #dialStatic(): void {
+    for (const [id, ma] of this.staticPeers) {
+      if (this.node.getConnections(peerIdFromString(id)).length > 0) continue;
+      this.node
+        .dial(ma)
+        .catch((err: Error) => this.#log.debug('Static peer dial failed', { peer: id, err: err.message }));
+    }
+  }
+
+  isStatic(peer: string): boolean {
+    return this.staticPeers.has(peer);
+  }
+
+  isBanned(peer: string): boolean {
+    const until = this.#banned.get(peer);
+    if (until === undefined) return false;
+    if (until <= Date.now()) {
+      this.#banned.delete(peer);
+      return false;
+    }
+    return true;
+  }
+
+  /** Bans a peer until `until` (ms) and drops its connections; static peers are never banned. */
+  async ban(peer: string, until: number): Promise<boolean> {
+    if (this.isStatic(peer) || this.#protected.has(peer)) return false;
+    this.#banned.set(peer, until);
+    await this.node.hangUp(peerIdFromString(peer)).catch(() => undefined);
+    return true;
+  }
+
+  unban(peer: string): void {
+    this.#banned.delete(peer);
+  }
+
+  bannedPeers(): string[] {
+    return [...this.#banned.keys()].filter((p) => this.isBanned(p));
+  }
+
+  blockAddr(ip: string): void {
+    this.#blockedAddrs.add(ip);
+    for (const c of this.node.getConnections()) {
+      if (ipOf(c.remoteAddr) === ip) void c.close().catch(() => undefined);
+    }
+  }
+
+  isAddrBlocked(ip: string): boolean {
+    return this.#blockedAddrs.has(ip);
+  }
+
+  unblockAddr(ip: string): void {
+    this.#blockedAddrs.delete(ip);
+  }
+
+  blockedAddrs(): string[] {
+    return [...this.#blockedAddrs];
+  }
+
+  /** Blocks a CIDR subnet (checked when dialling and accepting); connected peers in it are dropped. */
+  blockSubnet(cidr: string): void {
+    const list = parseNetrestrict([cidr]);
+    this.#blockedSubnets.add(cidr);
+    this.#subnetList = parseNetrestrict([...this.#blockedSubnets]);
+    for (const c of this.node.getConnections()) {
+      const ip = ipOf(c.remoteAddr);
+      if (ip !== undefined && list?.check(ip, isIPv6(ip) ? 'ipv6' : 'ipv4')) void c.close().catch(() => undefined);
+    }
+  }
+
+  unblockSubnet(cidr: string): void {
+    this.#blockedSubnets.delete(cidr);
+    this.#subnetList = parseNetrestrict([...this.#blockedSubnets]);
+  }
+
+  blockedSubnets(): string[] {
+    return [...this.#blockedSubnets];
+  }
+
+  inBlockedSubnet(ip: string): boolean {
+    return this.#subnetList?.check(ip, isIPv6(ip) ? 'ipv6' : 'ipv4') ?? false;
+  }
+
+  protect(peer: string): void {
+    this.#protected.add(peer);
+  }
+
+  unprotect(peer: string): void {
+    this.#protected.delete(peer);
+  }
+
+  isProtected(peer: string): boolean {
+    return this.#protected.has(peer) || this.isStatic(peer);
+  }
+
+  connections(): Connection[] {
+    return this.node.getConnections();
+  }
+}

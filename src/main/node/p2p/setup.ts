@@ -1,0 +1,205 @@
+// tern-node's P2P stack from its options (cli/nodeOptions.ts reads the --p2p.* flags): identity, host, block
+// gossip with validation, request-response server and client, the unsafe-block sync into the engine controller,
+// peer scores and bans, and the opp2p RPC namespace. driver/replica.ts calls setupP2P() once the engine controller
+// and driver exist; the sequencer publishes through the returned `publish`.
+import { mkdirSync } from 'node:fs';
+import type { Lifecycle } from '../../common/lifecycle.js';
+import type { Logger } from '../../common/logger/index.js';
+import type { RpcRegistry } from '../../common/rpc/registry.js';
+import type { RollupConfig } from '../../primitives/rollup/config.js';
+import type { Driver } from '../driver/driver.js';
+import type { EngineController } from '../engine/engineController.js';
+import type { Engine } from '../engine/interface.js';
+import type { BlockVersion } from '../signer/gossipPayload.js';
+import { BlockValidator } from './blockValidator.js';
+import { BlockGossip } from './gossip.js';
+import { P2PHost } from './host.js';
+import { loadOrCreateIdentityKey } from './identityKey.js';
+import { PeerScores } from './peerScores.js';
+import { PayloadServer, requestPayload } from './reqResp.js';
+import { registerOpp2pApi } from './rpc.js';
+import { UnsafeSignerWatcher } from './unsafeSigner.js';
+import { UnsafeSync } from './unsafeSync.js';
+
+/** The --p2p.* flags (and --l1.runtime-config-reload-interval, how often the unsafe block signer is re-read). */
+export interface P2POptions {
+  disabled: boolean;
+  privPath: string;
+  noDiscovery: boolean;
+  nat: boolean;
+  /** A directory, or `memory` (or empty) for none. */
+  peerstorePath: string;
+  listenIp: string;
+  listenTcp: number;
+  advertiseIp: string | undefined;
+  advertiseTcp: number;
+  staticPeers: string[];
+  netrestrict: string[];
+  peersHi: number;
+  banPeers: boolean;
+  banThreshold: number;
+  banDurationMs: number;
+  signerReloadIntervalMs: number;
+  gossipTimestampThresholdMs: number;
+  syncReqResp: boolean;
+  syncOnlyReqToStatic: boolean;
+}
+
+export interface P2PContext {
+  options: P2POptions;
+  config: RollupConfig;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  /** A JSON-RPC call to L1 (the unsafe block signer is read from L1 storage). */
+  l1Call(method: string, params: unknown[]): Promise<unknown>;
+  engine: Engine;
+  controller: EngineController;
+  driver: Driver;
+  registry: RpcRegistry;
+}
+
+export interface P2P {
+  host: P2PHost;
+  /** Gossips a signed block message (signature ‖ payload) on its version's topic, queued. */
+  publish(version: BlockVersion, message: Uint8Array): void;
+  start(): Promise<void>;
+}
+
+const PERSIST_OFF = 'memory';
+
+export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
+  const { options, config, logger, lifecycle } = ctx;
+  const log = logger.child('p2p');
+  if (options.disabled) {
+    log.info('P2P disabled (--p2p.disable)');
+    return undefined;
+  }
+  const keyPath = options.privPath;
+  const identity = loadOrCreateIdentityKey(keyPath);
+  log.info(identity.created ? 'Created P2P identity key' : 'Loaded P2P identity key', { path: keyPath });
+
+  if (!options.noDiscovery) {
+    log.warn('Discv5 discovery is not built yet: only --p2p.static peers and inbound peers are connected');
+  }
+  if (options.nat) {
+    log.warn('--p2p.nat: no UPnP/NAT-PMP library is available here; set --p2p.advertise.ip to the external IP');
+  }
+  const peerstore = options.peerstorePath;
+  const peerstorePath = peerstore === PERSIST_OFF || peerstore === '' ? undefined : peerstore;
+  if (peerstorePath !== undefined) mkdirSync(peerstorePath, { recursive: true });
+
+  const host = await P2PHost.create(
+    {
+      privateKey: identity.key,
+      listenIp: options.listenIp,
+      listenTcp: options.listenTcp,
+      advertiseIp: options.advertiseIp,
+      advertiseTcp: options.advertiseTcp,
+      staticPeers: options.staticPeers,
+      netrestrict: options.netrestrict,
+      peersHi: options.peersHi,
+      peerstorePath,
+    },
+    { logger },
+  );
+  lifecycle.onStop('p2p host', () => host.stop());
+
+  const banDurationMs = options.banDurationMs;
+  const scores = new PeerScores(
+    {
+      banEnabled: options.banPeers,
+      banThreshold: options.banThreshold,
+      banDurationMs,
+    },
+    { isStatic: (p) => host.isStatic(p), ban: (p, until) => host.ban(p, until) },
+  );
+
+  const signer = new UnsafeSignerWatcher(
+    config,
+    { intervalMs: options.signerReloadIntervalMs },
+    { l1Call: ctx.l1Call, logger, signal: lifecycle.signal },
+  );
+  lifecycle.onStop('unsafe signer watcher', () => signer.stop());
+
+  const validator = new BlockValidator(
+    config,
+    { timestampThresholdMs: options.gossipTimestampThresholdMs },
+    { signer: () => signer.address },
+  );
+
+  const reqResp = options.syncReqResp;
+  const onlyStatic = options.syncOnlyReqToStatic;
+  const controller = ctx.controller;
+  const unsafeHead = () => (controller.initialized ? controller.heads.unsafe : undefined);
+  const sync = new UnsafeSync({
+    logger,
+    unsafeHead,
+    insert: async (b) => {
+      await ctx.driver.runExclusive(async () => {
+        if (!controller.initialized) throw new Error('engine not started');
+        await controller.insertUnsafePayload(b.payload, b.parentBeaconBlockRoot);
+      });
+    },
+    fetch: reqResp
+      ? async (num, exclude) => {
+          const connected = [...new Set(host.connections().map((c) => c.remotePeer.toString()))];
+          const peers = connected.filter((p) => !exclude.has(p) && (!onlyStatic || host.isStatic(p)));
+          // Peers with the best app score first.
+          peers.sort((a, b) => scores.score(b) - scores.score(a));
+          for (const peer of peers) {
+            try {
+              const r = await requestPayload(host.node, config, peer, num);
+              if (r.ok) {
+                scores.reqRespResult(peer, true);
+                return { block: { payload: r.payload, parentBeaconBlockRoot: r.parentBeaconBlockRoot }, peer };
+              }
+              // "not found" is an honest answer: no penalty, ask the next peer.
+            } catch (err) {
+              scores.reqRespResult(peer, false, (err as Error).message);
+            }
+            exclude.add(peer);
+          }
+          return undefined;
+        }
+      : undefined,
+  });
+
+  const gossip = new BlockGossip(
+    config,
+    host.node,
+    validator,
+    {
+      onBlock: (b) => sync.add(b),
+      onValidation: (peer, outcome) =>
+        scores.gossipResult(peer, outcome.result, outcome.result === 'accept' ? undefined : outcome.reason),
+    },
+    { logger },
+  );
+  gossip.attach();
+
+  if (reqResp) {
+    const server = new PayloadServer(
+      config,
+      { unsafeHead: () => unsafeHead()?.number, payloadByNumber: (n) => ctx.engine.payloadByNumber(n) },
+      { logger },
+    );
+    await server.register(host.node);
+  }
+  registerOpp2pApi(ctx.registry, { config, host, gossip, scores, banDurationMs });
+
+  let poll: NodeJS.Timeout | undefined;
+  lifecycle.onStop('unsafe sync', () => clearInterval(poll));
+  return {
+    host,
+    publish: (version, message) => gossip.publish(version, message),
+    start: async () => {
+      // In the background: an unreachable L1 must not hold up startup (blocks are ignored until it answers).
+      void signer.start();
+      await host.start();
+      gossip.subscribe();
+      // Derivation also moves the unsafe head; pending blocks that now attach are inserted.
+      poll = setInterval(() => sync.poke(), 1000);
+      poll.unref();
+    },
+  };
+}
