@@ -38,7 +38,7 @@ class FakeL1 implements AltDaL1 {
   head = 100;
   readonly blocks = new Map<number, { receipts: Receipt[]; txs: L1Transaction[] }>();
 
-  emit(block: number, comm: Commitment, inclusion: number, status: number, calldata = new Uint8Array()) {
+  emit(block: number, comm: Commitment, inclusion: number, status: number, calldata: Uint8Array = new Uint8Array()) {
     const b = this.blocks.get(block) ?? { receipts: [], txs: [] };
     b.receipts.push({
       type: 2,
