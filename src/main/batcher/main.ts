@@ -10,6 +10,7 @@ import { RpcClient } from '../common/rpc/client.js';
 import { versionLine } from '../common/version.js';
 import { parseRollupConfig, type RollupConfig } from '../primitives/rollup/config.js';
 import { startAdminRpc } from './admin.js';
+import { daPublisherFromSettings } from './altda/daPublisher.js';
 import { BatchSubmitter, type DriverOptions } from './driver.js';
 import { signerFromPrivateKey } from './l1Tx.js';
 import {
@@ -124,7 +125,8 @@ async function startBatcher({ settings, log, lifecycle }: ProgramContext): Promi
     });
   }
   const txmgr = new TxManager(txOpts, { l1, signer, logger: logger.child('txmgr'), signal });
-  const driver = new BatchSubmitter(driverOpts, rollup, { logger, signal, l1, l2, rollup: rollupRpc, txmgr });
+  const altDa = daPublisherFromSettings(settings, logger);
+  const driver = new BatchSubmitter(driverOpts, rollup, { logger, signal, l1, l2, rollup: rollupRpc, txmgr, altDa });
   logger.info('Batcher ready', {
     address: signer.address,
     inbox: rollup.batchInboxAddress,
@@ -132,6 +134,7 @@ async function startBatcher({ settings, log, lifecycle }: ProgramContext): Promi
     batchType: driverOpts.batchType,
     compression: driverOpts.compressionAlgo,
     stopped: driverOpts.stopped,
+    altDa: altDa === undefined ? undefined : settings.get<string>('altda.da-server'),
   });
   driver.start();
   lifecycle.onStop('batcher', () => driver.stop());

@@ -23,6 +23,7 @@ import {
 } from '../../primitives/rollup/config.js';
 import { knownL1ChainConfig, type L1ChainConfig, resolveL1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
 import { loadNetworkRollupConfig } from '../../primitives/rollup/networks.js';
+import { setupAltDa } from '../derive/altda/setup.js';
 import { createDecompressPool, PooledChannelDecompressor } from '../derive/decompressPooled.js';
 import { DerivationPipeline } from '../derive/pipeline.js';
 import { fromHex } from '../derive/types.js';
@@ -214,10 +215,11 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   const derivationL1 = withConfDepth(l1, settings.get<number>('verifier.l1-confs'), () => heads?.last('latest'));
   const decompressPool = createDecompressPool();
   lifecycle.onStop('decompression pool', () => decompressPool.close());
+  const altDa = setupAltDa(settings, config, derivationL1, { logger, metrics: metrics?.factory });
   const pipeline = new DerivationPipeline(
     config,
     { l1: derivationL1, blobs, l2: engine },
-    { l1ChainConfig },
+    { l1ChainConfig, altDa: altDa?.inputs },
     {
       logger,
       decompress: new PooledChannelDecompressor(decompressPool).decompress,
@@ -260,7 +262,19 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
 
   heads = new L1Heads(
     l1,
-    (label, ref) => driver.onL1Head(label, toRollupRef(ref)),
+    (label, ref) => {
+      // Alt-DA: an L2 block is final only once its inputs can no longer be challenged.
+      if (label === 'finalized' && altDa !== undefined) {
+        const lagged = ref.number - altDa.finalityLag;
+        if (lagged < 0) return;
+        l1.blockRefByNumber(lagged).then(
+          (r) => driver.onL1Head(label, toRollupRef(r)),
+          (err) => logger.debug('alt-DA: lagged L1 finalized block unavailable', { number: lagged, err: String(err) }),
+        );
+        return;
+      }
+      driver.onL1Head(label, toRollupRef(ref));
+    },
     {
       httpPollIntervalMs: settings.get<number>('l1.http-poll-interval'),
       epochPollIntervalMs: settings.get<number>('l1.epoch-poll-interval'),
