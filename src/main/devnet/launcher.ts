@@ -6,8 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { DaServer } from '../altda/server.js';
 import { TernError } from '../common/errors.js';
+import { createLogger } from '../common/logger/index.js';
 import { accountFor, devAccounts } from './accounts.js';
+import { devnetAltDaSection, devnetDaServer } from './altDa.js';
 import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
 import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson, type ScheduledUpgrades } from './genesis.js';
@@ -28,7 +31,7 @@ export interface DevnetOptions {
   l1BlockTime: number;
   /** The layer-1 program (default tern-exec --dev); anvil needs `programs.anvil`. */
   l1Program?: 'tern-exec' | 'anvil';
-  dataAvailability: 'blobs' | 'calldata';
+  dataAvailability: 'blobs' | 'calldata' | 'altda';
   /** rollup.json seq_window_size (L1 blocks): past it without batches, replicas derive deposit-only blocks. */
   seqWindow: number;
   jovian: boolean;
@@ -88,6 +91,8 @@ export interface DevnetInfo {
   l2: { chainId: number; genesis: string; blockTime: number };
   nodes: NodeInfo[];
   batcher: { pid?: number; log: string; address: string; dataAvailability: string } | null;
+  /** The DA server (--da altda). */
+  daServer?: string | undefined;
   accounts: Array<{ role: string; address: string; privateKey: string }>;
   /** What this build cannot start yet, in words; empty when the whole network runs. */
   missing: string[];
@@ -113,6 +118,8 @@ export class Devnet {
   readonly #restarting = new Set<ManagedProcess>();
   #stopping: Promise<void> | undefined;
   #beaconProxy: BeaconProxy | undefined;
+  /** The in-process DA server (--da altda); tests stop and restart it. */
+  daServer: DaServer | undefined;
   #info: DevnetInfo | undefined;
   #resolveDeath!: (d: { name: string; exit: ExitInfo }) => void;
   /** Resolves when a child dies on its own (not while stopping). */
@@ -268,7 +275,18 @@ export class Devnet {
     const replicaOk = why('replicaNode', 'replica rollup nodes (tern-node following layer 1)');
     const nodeOk = (n: NodeInfo) => (n.role === 'sequencer' ? sequencerOk : replicaOk);
     const inProcess = o.engine === 'in-process';
+    const altDa = o.dataAvailability === 'altda';
+    if (altDa) {
+      this.daServer ??= devnetDaServer(
+        this.#path('da'),
+        o.host,
+        createLogger({ level: 'silent', format: 'json' }).logger,
+      );
+      if (!this.daServer.listening) await this.daServer.start();
+      this.deps.print(`  DA server answers at ${this.daServer.url}`);
+    }
     const nodeContext = {
+      daServer: altDa ? this.daServer?.url : undefined,
       l1Rpc,
       beacon,
       rollupConfig: this.#path(FILES.rollup),
@@ -359,7 +377,8 @@ export class Devnet {
           `--l2-eth-rpc=${seq.execRpc}`,
           `--rollup-rpc=${seq.nodeRpc}`,
           `--private-key=${b.privateKey}`,
-          `--data-availability-type=${o.dataAvailability}`,
+          `--data-availability-type=${altDa ? 'calldata' : o.dataAvailability}`,
+          ...(altDa ? ['--altda.enabled=true', `--altda.da-server=${this.daServer?.url}`] : []),
           ...builtArgs(caps, 'batcher', [
             ['rollup.config', this.#path(FILES.rollup)],
             ['poll-interval', '1s'],
@@ -396,6 +415,7 @@ export class Devnet {
       l2: { chainId: Number(o.l2ChainId), genesis: l2Id.hash, blockTime: o.blockTime },
       nodes,
       batcher,
+      ...(altDa ? { daServer: this.daServer?.url } : {}),
       accounts: devAccounts().map((a) => ({ ...a })),
       missing,
     };
@@ -431,7 +451,7 @@ export class Devnet {
     const o = this.opts;
     // Start the L1 a slot in the past so its first block is sealed right away.
     const time = Math.floor(Date.now() / 1000) - o.l1BlockTime;
-    const l1Json = l1GenesisJson({ timestamp: time });
+    const l1Json = l1GenesisJson({ timestamp: time, altDa: o.dataAvailability === 'altda' });
     const l2Json = l2GenesisJson({
       chainId: o.l2ChainId,
       timestamp: time,
@@ -467,6 +487,7 @@ export class Devnet {
       jovian: o.jovian,
       scheduled: this.#scheduled(),
       seqWindowSize: o.seqWindow,
+      altDa: o.dataAvailability === 'altda' ? devnetAltDaSection() : undefined,
     });
     this.#write(FILES.rollup, rollup);
   }
@@ -607,6 +628,7 @@ export class Devnet {
         await Promise.all(this.#procs.filter((p) => tier(p.spec.name) === t).map((p) => p.stop(graceMs)));
       }
       await this.#beaconProxy?.close();
+      await this.daServer?.stop();
     })();
     return this.#stopping;
   }

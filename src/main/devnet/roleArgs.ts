@@ -44,6 +44,8 @@ export interface RollupNodeContext {
   /** In-process: no --l2 and --l2.jwt-secret (tern-pair refuses them). */
   inProcess: boolean;
   caps: Capabilities;
+  /** The DA server's URL (tern-devnet --da altda). */
+  daServer?: string | undefined;
 }
 
 /** tern-node for `n` (its RPC port and metrics port set), over HTTP to its engine unless in-process. */
@@ -66,6 +68,7 @@ export function rollupNodeArgs(n: RoleNode, c: RollupNodeContext): string[] {
     `--rpc.port=${port(n.nodeRpc as string)}`,
     // anvil's blocks with blob transactions do not verify (see the note launcher.ts prints).
     ...(c.anvil ? ['--l1.trustrpc'] : []),
+    ...(c.daServer === undefined ? [] : ['--altda.enabled=true', `--altda.da-server=${c.daServer}`]),
     ...role,
     ...builtArgs(c.caps, 'node', [
       ['rpc.addr', c.host],
