@@ -1,11 +1,7 @@
 // The devnet's alt-DA setup (`tern-devnet --da altda`): the contracts-bedrock DataAvailabilityChallenge placed in
 // the L1 genesis already initialized (its storage slots as the 0.17.3 storage layout lists them), the rollup
-// config's alt_da section, and the DA server the batcher writes to and the rollup nodes read from (in-process,
-// storing inputs as files under the workdir).
-
-import { DaServer } from '../altda/server.js';
-import { FileDaStore } from '../altda/store.js';
-import type { Logger } from '../common/logger/index.js';
+// config's alt_da section, and the arguments of the DA server (tern-da-server, its own process) the batcher writes
+// to and the rollup nodes read from, storing inputs as files under the workdir.
 
 export const L1_DA_CHALLENGE_ADDRESS = '0x5000000000000000000000000000000000000003';
 /** L1 blocks: short enough for tests to see challenges expire, long enough for the batcher to land commitments. */
@@ -37,6 +33,9 @@ export function devnetAltDaSection(): Record<string, unknown> {
   };
 }
 
-export function devnetDaServer(dir: string, host: string, logger: Logger): DaServer {
-  return new DaServer(new FileDaStore(dir), { host }, logger);
+export const DA_SERVER_NAME = 'da-server';
+
+/** tern-da-server's arguments: a fixed port (the rollup's flags name it) and the inputs on disk under the workdir. */
+export function daServerArgs(host: string, port: number, dir: string): string[] {
+  return [`--addr=${host}`, `--port=${port}`, `--dir=${dir}`];
 }

@@ -136,6 +136,7 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
       node: bin('tern-node'),
       batcher: bin('tern-batcher'),
       pair: bin('tern-pair'),
+      daServer: bin('tern-da-server'),
       ...(anvil === undefined ? {} : { anvil: [anvil] }),
     },
     capabilities: detectCapabilities(),

@@ -6,11 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { DaServer } from '../altda/server.js';
 import { TernError } from '../common/errors.js';
-import { createLogger } from '../common/logger/index.js';
 import { accountFor, devAccounts } from './accounts.js';
-import { devnetAltDaSection, devnetDaServer } from './altDa.js';
+import { DA_SERVER_NAME, daServerArgs, devnetAltDaSection } from './altDa.js';
 import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
 import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson, type ScheduledUpgrades } from './genesis.js';
@@ -51,6 +49,8 @@ export interface DevnetOptions {
     batcher: readonly string[];
     pair?: readonly string[];
     anvil?: readonly string[];
+    /** tern-da-server (--da altda). */
+    daServer?: readonly string[];
   };
   capabilities: Capabilities;
 }
@@ -91,8 +91,8 @@ export interface DevnetInfo {
   l2: { chainId: number; genesis: string; blockTime: number };
   nodes: NodeInfo[];
   batcher: { pid?: number; log: string; address: string; dataAvailability: string } | null;
-  /** The DA server (--da altda). */
-  daServer?: string | undefined;
+  /** The DA server (--da altda): its own process; `command` starts it again after it was stopped. */
+  daServer?: { url: string; pid?: number | undefined; command: string[] } | undefined;
   accounts: Array<{ role: string; address: string; privateKey: string }>;
   /** What this build cannot start yet, in words; empty when the whole network runs. */
   missing: string[];
@@ -118,8 +118,6 @@ export class Devnet {
   readonly #restarting = new Set<ManagedProcess>();
   #stopping: Promise<void> | undefined;
   #beaconProxy: BeaconProxy | undefined;
-  /** The in-process DA server (--da altda); tests stop and restart it. */
-  daServer: DaServer | undefined;
   #info: DevnetInfo | undefined;
   #resolveDeath!: (d: { name: string; exit: ExitInfo }) => void;
   /** Resolves when a child dies on its own (not while stopping). */
@@ -276,17 +274,23 @@ export class Devnet {
     const nodeOk = (n: NodeInfo) => (n.role === 'sequencer' ? sequencerOk : replicaOk);
     const inProcess = o.engine === 'in-process';
     const altDa = o.dataAvailability === 'altda';
+    let daServer: DevnetInfo['daServer'];
     if (altDa) {
-      this.daServer ??= devnetDaServer(
-        this.#path('da'),
-        o.host,
-        createLogger({ level: 'silent', format: 'json' }).logger,
-      );
-      if (!this.daServer.listening) await this.daServer.start();
-      this.deps.print(`  DA server answers at ${this.daServer.url}`);
+      if (o.programs.daServer === undefined) fail('DEVNET_UNSUPPORTED', '--da altda: no tern-da-server program given');
+      // Its own process, which may stop and start again (a DA layer outage is something the rollup rides out).
+      const [daPort] = (await freePorts(1, o.host)) as [number];
+      const args = daServerArgs(o.host, daPort, this.#path('da'));
+      const p = this.#spawn(DA_SERVER_NAME, o.programs.daServer, args);
+      const daUrl = url(daPort);
+      await waitReady(p, async () => (await fetch(`${daUrl}/get/0x00`).catch(() => undefined))?.status === 404, {
+        timeoutMs: o.readyTimeoutMs,
+        what: `DA server at ${daUrl}`,
+      });
+      daServer = { url: daUrl, pid: p.pid, command: [...(o.programs.daServer), ...args] };
+      this.deps.print(`  DA server answers at ${daUrl}`);
     }
     const nodeContext = {
-      daServer: altDa ? this.daServer?.url : undefined,
+      daServer: daServer?.url,
       l1Rpc,
       beacon,
       rollupConfig: this.#path(FILES.rollup),
@@ -378,7 +382,7 @@ export class Devnet {
           `--rollup-rpc=${seq.nodeRpc}`,
           `--private-key=${b.privateKey}`,
           `--data-availability-type=${altDa ? 'calldata' : o.dataAvailability}`,
-          ...(altDa ? ['--altda.enabled=true', `--altda.da-server=${this.daServer?.url}`] : []),
+          ...(daServer ? ['--altda.enabled=true', `--altda.da-server=${daServer.url}`] : []),
           ...builtArgs(caps, 'batcher', [
             ['rollup.config', this.#path(FILES.rollup)],
             ['poll-interval', '1s'],
@@ -415,7 +419,7 @@ export class Devnet {
       l2: { chainId: Number(o.l2ChainId), genesis: l2Id.hash, blockTime: o.blockTime },
       nodes,
       batcher,
-      ...(altDa ? { daServer: this.daServer?.url } : {}),
+      ...(daServer ? { daServer } : {}),
       accounts: devAccounts().map((a) => ({ ...a })),
       missing,
     };
@@ -582,7 +586,10 @@ export class Devnet {
     p.start();
     this.#procs.push(p);
     void p.exited.then((exit) => {
-      if (this.#stopping === undefined && !this.#restarting.has(p)) this.#resolveDeath({ name: p.spec.name, exit });
+      // The DA server may be stopped on purpose (an outage the rollup waits out): not a death of the devnet.
+      if (this.#stopping === undefined && !this.#restarting.has(p) && p.spec.name !== DA_SERVER_NAME) {
+        this.#resolveDeath({ name: p.spec.name, exit });
+      }
     });
     return p;
   }
@@ -628,7 +635,6 @@ export class Devnet {
         await Promise.all(this.#procs.filter((p) => tier(p.spec.name) === t).map((p) => p.stop(graceMs)));
       }
       await this.#beaconProxy?.close();
-      await this.daServer?.stop();
     })();
     return this.#stopping;
   }
