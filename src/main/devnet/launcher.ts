@@ -286,7 +286,7 @@ export class Devnet {
         timeoutMs: o.readyTimeoutMs,
         what: `DA server at ${daUrl}`,
       });
-      daServer = { url: daUrl, pid: p.pid, command: [...(o.programs.daServer), ...args] };
+      daServer = { url: daUrl, pid: p.pid, command: [...o.programs.daServer, ...args] };
       this.deps.print(`  DA server answers at ${daUrl}`);
     }
     const nodeContext = {
