@@ -1,0 +1,99 @@
+// tern-devnet --da altda as a process: the batcher stores its frames on the DA server (tern-da-server, its own
+// process) and posts keccak commitments to L1; the replica derives from them and agrees with the sequencer block
+// for block; with the DA server stopped the safe heads stall without a derivation error logged, and once the
+// server runs again (its devnet.json command line) the replica catches up. About 60 s here.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCommitmentTxData, KECCAK_COMMITMENT } from '../../src/main/altda/commitment.js';
+import type { DevnetInfo } from '../../src/main/devnet/launcher.js';
+import { rpcCall } from '../../src/main/devnet/rpc.js';
+import { alive, DevnetChild } from './devnetChild.js';
+
+let devnet: DevnetChild;
+let info: DevnetInfo;
+let restarted: ReturnType<typeof spawn> | undefined;
+
+type SyncStatus = { safe_l2: { number: number } };
+type Node = DevnetInfo['nodes'][number];
+const status = (n: Node) => rpcCall<SyncStatus>(n.nodeRpc as string, 'optimism_syncStatus');
+const until = <T>(what: string, ms: number, f: () => Promise<T | undefined>) => devnet.until(what, ms, f);
+
+describe('tern-devnet --da altda', () => {
+  beforeAll(async () => {
+    devnet = new DevnetChild('tern-devnet-altda-e2e-', ['--da=altda', '--replicas=1', '--l1-block-time=1']);
+    info = await devnet.ready(75_000);
+  }, 80_000);
+
+  afterAll(async () => {
+    restarted?.kill('SIGTERM');
+    await devnet?.cleanup();
+  });
+
+  it('the replica derives from alt-DA commitments and agrees with the sequencer', async () => {
+    expect(info.missing).toEqual([]);
+    expect(info.daServer?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const [seq, replica] = info.nodes as [Node, Node];
+    const target = await until('the sequencer safe head past block 3', 40_000, async () => {
+      const s = (await status(seq)).safe_l2.number;
+      return s >= 3 ? s : undefined;
+    });
+    await until(`the replica safe head at ${target}`, 30_000, async () =>
+      (await status(replica)).safe_l2.number >= target ? true : undefined,
+    );
+    for (let n = 1; n <= target; n++) {
+      const q = [`0x${n.toString(16)}`, false];
+      const a = await rpcCall<{ hash: string }>(seq.execRpc, 'eth_getBlockByNumber', q);
+      const b = await rpcCall<{ hash: string }>(replica.execRpc, 'eth_getBlockByNumber', q);
+      expect(b.hash, `block ${n}`).toBe(a.hash);
+    }
+    // The inputs sit on the DA server's disk, and the inbox holds only 34-byte keccak commitments.
+    expect(readdirSync(join(info.workdir, 'da')).length).toBeGreaterThan(0);
+    const inbox = (readFileSync(info.rollupConfig, 'utf8').match(/"batch_inbox_address": "(0x[0-9a-f]+)"/) ?? [])[1];
+    const head = Number.parseInt(await rpcCall<string>(info.l1.rpc, 'eth_blockNumber', []), 16);
+    let commitments = 0;
+    for (let n = 1; n <= head; n++) {
+      const b = await rpcCall<{ transactions: Array<{ to: string; input: string }> }>(
+        info.l1.rpc,
+        'eth_getBlockByNumber',
+        [`0x${n.toString(16)}`, true],
+      );
+      for (const tx of b.transactions.filter((t) => t.to === inbox)) {
+        const data = Uint8Array.from(Buffer.from(tx.input.slice(2), 'hex'));
+        expect(data.length).toBe(34);
+        expect(decodeCommitmentTxData(data).type).toBe(KECCAK_COMMITMENT);
+        commitments++;
+      }
+    }
+    expect(commitments).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('a stopped DA server stalls the safe heads without errors; started again, the replica catches up', async () => {
+    const [seq, replica] = info.nodes as [Node, Node];
+    const da = info.daServer as NonNullable<DevnetInfo['daServer']>;
+    process.kill(da.pid as number, 'SIGTERM');
+    await until('the DA server stopped', 10_000, async () => (alive(da.pid as number) ? undefined : true));
+    // Whatever was already derived stays; after a while without the server the safe head no longer moves.
+    await new Promise((r) => setTimeout(r, 4000));
+    const stalled = (await status(replica)).safe_l2.number;
+    await new Promise((r) => setTimeout(r, 8000));
+    expect((await status(replica)).safe_l2.number).toBe(stalled);
+    const log = readFileSync(replica.logs.node, 'utf8');
+    expect(log).not.toMatch(/lvl=eror/);
+    // Started again with the same port and directory, the batcher's retried frames land and derivation resumes.
+    const [cmd, ...args] = da.command as [string, ...string[]];
+    restarted = spawn(cmd, args, { stdio: 'ignore' });
+    const seqSafe = await until('the sequencer safe head moving again', 40_000, async () => {
+      const s = (await status(seq)).safe_l2.number;
+      return s > stalled ? s : undefined;
+    });
+    await until(`the replica safe head at ${seqSafe}`, 30_000, async () =>
+      (await status(replica)).safe_l2.number >= seqSafe ? true : undefined,
+    );
+    const q = [`0x${seqSafe.toString(16)}`, false];
+    const a = await rpcCall<{ hash: string }>(seq.execRpc, 'eth_getBlockByNumber', q);
+    const b = await rpcCall<{ hash: string }>(replica.execRpc, 'eth_getBlockByNumber', q);
+    expect(b.hash).toBe(a.hash);
+  }, 120_000);
+});
