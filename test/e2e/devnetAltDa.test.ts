@@ -2,11 +2,12 @@
 // process) and posts keccak commitments to L1; the replica derives from them and agrees with the sequencer block
 // for block; with the DA server stopped the safe heads stall without a derivation error logged, and once the
 // server runs again (its devnet.json command line) the replica catches up. About 60 s here.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCommitmentTxData, KECCAK_COMMITMENT } from '../../src/main/altda/commitment.js';
+import { L1_DA_CHALLENGE_ADDRESS } from '../../src/main/devnet/altDa.js';
 import type { DevnetInfo } from '../../src/main/devnet/launcher.js';
 import { rpcCall } from '../../src/main/devnet/rpc.js';
 import { alive, DevnetChild } from './devnetChild.js';
@@ -96,4 +97,65 @@ describe('tern-devnet --da altda', () => {
     const b = await rpcCall<{ hash: string }>(replica.execRpc, 'eth_getBlockByNumber', q);
     expect(b.hash).toBe(a.hash);
   }, 120_000);
+
+  it('a commitment challenged on the L1 contract and resolved with its input is tracked by the replica', async () => {
+    const replica = info.nodes[1] as Node;
+    const test = info.accounts.find((a) => a.role === 'test') as { privateKey: string };
+    const cast = (...args: string[]) =>
+      execFileSync(join('node_modules', '.bin', 'cast'), [...args, '--rpc-url', info.l1.rpc], {
+        encoding: 'utf8',
+      }).trim();
+    // The contract sits initialized in the L1 genesis with the rollup config's windows.
+    expect(cast('call', L1_DA_CHALLENGE_ADDRESS, 'challengeWindow()(uint256)')).toBe('16');
+    expect(cast('call', L1_DA_CHALLENGE_ADDRESS, 'resolveWindow()(uint256)')).toBe('16');
+    const inbox = (readFileSync(info.rollupConfig, 'utf8').match(/"batch_inbox_address": "(0x[0-9a-f]+)"/) ?? [])[1];
+    // The newest commitment on L1 (still inside its challenge window).
+    const found = await until('a recent commitment on L1', 30_000, async () => {
+      const head = Number.parseInt(await rpcCall<string>(info.l1.rpc, 'eth_blockNumber', []), 16);
+      for (let n = head; n > head - 8 && n > 0; n--) {
+        const b = await rpcCall<{ transactions: Array<{ to: string; input: string }> }>(
+          info.l1.rpc,
+          'eth_getBlockByNumber',
+          [`0x${n.toString(16)}`, true],
+        );
+        const t = b.transactions.find((x) => x.to === inbox);
+        if (t) return { block: n, commitment: `0x${t.input.slice(4)}` };
+      }
+      return undefined;
+    });
+    const bond = cast('call', L1_DA_CHALLENGE_ADDRESS, 'bondSize()(uint256)').split(' ')[0] as string;
+    const send = (...args: string[]) =>
+      cast('send', '--private-key', test.privateKey, L1_DA_CHALLENGE_ADDRESS, ...args);
+    send('deposit()', '--value', bond);
+    send('challenge(uint256,bytes)', String(found.block), found.commitment);
+    expect(
+      cast(
+        'call',
+        L1_DA_CHALLENGE_ADDRESS,
+        'getChallengeStatus(uint256,bytes)(uint8)',
+        String(found.block),
+        found.commitment,
+      ),
+    ).toBe('1');
+    const da = info.daServer as NonNullable<DevnetInfo['daServer']>;
+    const stored = Buffer.from(await (await fetch(`${da.url}/get/${found.commitment}`)).arrayBuffer()).toString('hex');
+    send('resolve(uint256,bytes,bytes)', String(found.block), found.commitment, `0x${stored}`);
+    expect(
+      cast(
+        'call',
+        L1_DA_CHALLENGE_ADDRESS,
+        'getChallengeStatus(uint256,bytes)(uint8)',
+        String(found.block),
+        found.commitment,
+      ),
+    ).toBe('2');
+    // The replica read both status changes from the receipts, and the resolve() calldata verified.
+    await until('the replica logging the resolution', 30_000, async () => {
+      const log = readFileSync(replica.logs.node, 'utf8');
+      return /alt-DA challenge opened/.test(log) && /alt-DA challenge resolved/.test(log) ? true : undefined;
+    });
+    expect(readFileSync(replica.logs.node, 'utf8')).not.toMatch(
+      /ignoring challenge resolution|does not match its commitment/,
+    );
+  }, 90_000);
 });
