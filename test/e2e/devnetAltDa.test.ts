@@ -28,9 +28,15 @@ describe('tern-devnet --da altda', () => {
   }, 80_000);
 
   afterAll(async () => {
+    // Ctrl-C stops every child (batcher and DA server included); whatever is left is killed.
+    if (devnet?.child.exitCode === null) {
+      devnet.child.kill('SIGINT');
+      await Promise.race([devnet.exitCode, new Promise((r) => setTimeout(r, 25_000))]);
+    }
     restarted?.kill('SIGTERM');
-    await devnet?.cleanup();
-  });
+    for (const pid of [info?.batcher?.pid, info?.daServer?.pid]) if (alive(pid)) process.kill(pid as number, 'SIGKILL');
+    devnet?.cleanup();
+  }, 40_000);
 
   it('the replica derives from alt-DA commitments and agrees with the sequencer', async () => {
     expect(info.missing).toEqual([]);
