@@ -16,6 +16,7 @@ import {
   type RollupConfig,
 } from '../primitives/rollup/config.js';
 import { MAX_BLOB_DATA_SIZE } from '../protocol/blob/blobData.js';
+import type { DaPublisher } from './altda/daPublisher.js';
 import type { ChannelConfig } from './channelBuilder.js';
 import { ChannelManager, type L1BlockId, type L1Head, type TxData } from './channelManager.js';
 import { batcherPayload, blobSidecar, intrinsicGas } from './l1Tx.js';
@@ -38,6 +39,8 @@ export interface DriverDeps {
   readonly l2: L1Rpc;
   readonly rollup: L1Rpc;
   readonly txmgr: TxManager;
+  /** Alt-DA mode: payloads go to the DA server, commitments to L1. */
+  readonly altDa?: DaPublisher | undefined;
 }
 
 interface RefJson {
@@ -301,7 +304,12 @@ export class BatchSubmitter {
 
   private async send(tx: TxData): Promise<void> {
     try {
-      const receipt = await this.deps.txmgr.send(this.candidate(tx));
+      let candidate = this.candidate(tx);
+      if (this.deps.altDa !== undefined) {
+        const data = await this.deps.altDa.publish(candidate.data);
+        candidate = { to: candidate.to, data, gasLimit: intrinsicGas(data) };
+      }
+      const receipt = await this.deps.txmgr.send(candidate);
       if (receipt.success) this.channels.txConfirmed(tx.id, receipt.blockNumber, receipt.blockHash);
       else this.channels.txFailed(tx.id);
     } catch (err) {

@@ -11,6 +11,7 @@ import { RpcClient } from '../common/rpc/client.js';
 import { versionLine } from '../common/version.js';
 import { parseRollupConfig, type RollupConfig } from '../primitives/rollup/config.js';
 import { startAdminRpc } from './admin.js';
+import { daPublisherFromOptions } from './altda/daPublisher.js';
 import { BatchSubmitter } from './driver.js';
 import { signerFromPrivateKey } from './l1Tx.js';
 import type { BatcherProgramOptions } from './options.js';
@@ -83,7 +84,8 @@ export async function startBatcher({
     });
   }
   const txmgr = new TxManager(txOpts, { l1, signer, logger: logger.child('txmgr'), signal });
-  const driver = new BatchSubmitter(driverOpts, rollup, { logger, signal, l1, l2, rollup: rollupRpc, txmgr });
+  const altDa = daPublisherFromOptions(options.altDa, logger);
+  const driver = new BatchSubmitter(driverOpts, rollup, { logger, signal, l1, l2, rollup: rollupRpc, txmgr, altDa });
   logger.info('Batcher ready', {
     address: signer.address,
     inbox: rollup.batchInboxAddress,
@@ -91,6 +93,7 @@ export async function startBatcher({
     batchType: driverOpts.batchType,
     compression: driverOpts.compressionAlgo,
     stopped: driverOpts.stopped,
+    altDa: altDa === undefined ? undefined : options.altDa.daServer,
   });
   driver.start();
   lifecycle.onStop('batcher', () => driver.stop());

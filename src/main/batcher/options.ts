@@ -1,6 +1,7 @@
 // The batcher's settings and their defaults (op-batcher's and op-service txmgr's defaults where they exist). The
 // flag table (cli/batcherFlags.ts) reads its defaults from here.
 import type { CompressionAlgo } from '../protocol/channel/channel.js';
+import type { AltDaBatcherOptions } from './altda/daPublisher.js';
 import type { DriverOptions } from './driver.js';
 
 export type DataAvailabilityType = 'calldata' | 'blobs' | 'auto';
@@ -109,4 +110,6 @@ export interface BatcherProgramOptions {
   rollupConfigPath: string | undefined;
   /** --rpc.addr and --rpc.port with --rpc.enable-admin; undefined serves no admin RPC. */
   admin: { host: string; port: number } | undefined;
+  /** --altda.*: frames to a DA server, commitments to L1. */
+  altDa: AltDaBatcherOptions;
 }

@@ -1,5 +1,7 @@
 // tern-batcher's parsed flags turned into its typed options, once per run: the only place that reads tern-batcher's
 // flags by name (the defaults come from batcher/options.ts through the flag table).
+
+import { type AltDaBatcherOptions, checkAltDaOptions } from '../batcher/altda/daPublisher.js';
 import type { DriverOptions } from '../batcher/driver.js';
 import {
   type BatcherProgramOptions,
@@ -66,6 +68,14 @@ export function batcherOptions(s: Pick<Settings, 'get'>): BatcherProgramOptions 
     stopped: s.get<boolean>('stopped'),
     cellProofs: txmgr.cellProofs,
   };
+  const altDa: AltDaBatcherOptions = {
+    enabled: s.get<boolean>('altda.enabled'),
+    daServer: s.get<string | undefined>('altda.da-server'),
+    daService: s.get<boolean>('altda.da-service'),
+    putTimeoutMs: s.get<number>('altda.put-timeout'),
+    maxConcurrent: s.get<number>('altda.max-concurrent-da-requests'),
+  };
+  checkAltDaOptions(altDa, da);
   return {
     driver,
     txmgr,
@@ -75,5 +85,6 @@ export function batcherOptions(s: Pick<Settings, 'get'>): BatcherProgramOptions 
     admin: s.get<boolean>('rpc.enable-admin')
       ? { host: s.get<string>('rpc.addr'), port: s.get<number>('rpc.port') }
       : undefined,
+    altDa,
   };
 }

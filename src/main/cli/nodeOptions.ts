@@ -148,6 +148,13 @@ export function replicaOptions(settings: Pick<Settings, 'get' | 'program'>): Rep
       syncReqResp: get<boolean>('p2p.sync.req-resp'),
       syncOnlyReqToStatic: get<boolean>('p2p.sync.onlyreqtostatic'),
     },
+    altDa: {
+      enabled: get<boolean>('altda.enabled'),
+      daServer: get<string | undefined>('altda.da-server'),
+      verifyOnRead: get<boolean>('altda.verify-on-read'),
+      daService: get<boolean>('altda.da-service'),
+      getTimeoutMs: get<number>('altda.get-timeout'),
+    },
     interop: {
       dependencySetPath: get<string | undefined>('interop.dependency-set'),
       rpcAddr: get<string | undefined>('interop.rpc.addr') ?? '',

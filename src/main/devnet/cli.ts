@@ -24,7 +24,7 @@ Options:
   --replicas N           number of replica pairs (default 1)
   --block-time S         L2 block time in seconds (default 2)
   --l1-block-time S      L1 block period in seconds (default 2)
-  --da blobs|calldata    how the batcher posts (default blobs)
+  --da blobs|calldata|altda  how the batcher posts (default blobs; altda: a DA server, commitments as calldata)
   --seq-window N         sequencing window in L1 blocks (default 200)
   --jovian               activate Jovian at genesis (default: forks through Isthmus)
   --isthmus-at N         start from a Holocene genesis and activate Isthmus at L2 block N (N block times after
@@ -82,8 +82,8 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
   if (values.help) return 'help';
   if (values.clean && values.reuse) throw new CliError('--clean and --reuse exclude each other');
   const da = values.da ?? 'blobs';
-  if (da !== 'blobs' && da !== 'calldata')
-    throw new CliError(`--da must be blobs or calldata, got ${JSON.stringify(da)}`);
+  if (da !== 'blobs' && da !== 'calldata' && da !== 'altda')
+    throw new CliError(`--da must be blobs, calldata or altda, got ${JSON.stringify(da)}`);
   const l1 = values.l1 ?? 'tern-exec';
   if (l1 !== 'tern-exec' && l1 !== 'anvil') {
     throw new CliError(`--l1 must be tern-exec or anvil, got ${JSON.stringify(l1)}`);
@@ -136,6 +136,7 @@ export function parseDevnetArgs(argv: string[]): RunOptions | 'help' {
       node: bin('tern-node'),
       batcher: bin('tern-batcher'),
       pair: bin('tern-pair'),
+      daServer: bin('tern-da-server'),
       ...(anvil === undefined ? {} : { anvil: [anvil] }),
     },
     capabilities: detectCapabilities(),

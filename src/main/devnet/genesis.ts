@@ -13,6 +13,7 @@ import { headerHash } from '../primitives/block/header.js';
 import { GENESIS_BLOCK_FORKS } from '../primitives/chainConfig.js';
 import { encodeHoloceneExtraData, encodeJovianExtraData } from '../primitives/op/eip1559.js';
 import { accountFor, devAccounts } from './accounts.js';
+import { daChallengeStorage, L1_DA_CHALLENGE_ADDRESS } from './altDa.js';
 import { l1BlockFrontCode, portalCode, SYSTEM_CONFIG_OWNER_SLOT, systemConfigCode } from './contracts.js';
 
 export const L1_PORTAL_ADDRESS = '0x5000000000000000000000000000000000000001';
@@ -54,6 +55,8 @@ export interface L1GenesisOptions {
   /** Unix seconds; the dev beacon's genesis time. */
   timestamp: number;
   gasLimit?: bigint;
+  /** Place the DataAvailabilityChallenge contract (tern-devnet --da altda). */
+  altDa?: boolean;
 }
 
 /** The L1 genesis: the --dev chain's config (chain id 1337, forks through Prague) plus the devnet contracts. */
@@ -75,6 +78,14 @@ export function l1GenesisJson(opts: L1GenesisOptions): Record<string, unknown> {
       [UNSAFE_BLOCK_SIGNER_SLOT]: word(BigInt(accountFor('sequencer').address)),
     },
   };
+  if (opts.altDa) {
+    alloc[L1_DA_CHALLENGE_ADDRESS] = {
+      balance: '0x0',
+      nonce: '0x1',
+      code: bedrockCode('DataAvailabilityChallenge'),
+      storage: daChallengeStorage(accountFor('admin').address),
+    };
+  }
   return {
     config: devChainConfig(),
     nonce: '0x0',

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, resolve } from 'node:path';
 import { TernError } from '../common/errors.js';
 import { accountFor, devAccounts, seedL1DeveloperKeystore } from './accounts.js';
+import { DA_SERVER_NAME, daServerArgs, devnetAltDaSection } from './altDa.js';
 import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
 import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson, type ScheduledUpgrades } from './genesis.js';
@@ -29,7 +30,7 @@ export interface DevnetOptions {
   l1BlockTime: number;
   /** The layer-1 program (default tern-exec --dev); anvil needs `programs.anvil`. */
   l1Program?: 'tern-exec' | 'anvil';
-  dataAvailability: 'blobs' | 'calldata';
+  dataAvailability: 'blobs' | 'calldata' | 'altda';
   /** rollup.json seq_window_size (L1 blocks): past it without batches, replicas derive deposit-only blocks. */
   seqWindow: number;
   jovian: boolean;
@@ -49,6 +50,8 @@ export interface DevnetOptions {
     batcher: readonly string[];
     pair?: readonly string[];
     anvil?: readonly string[];
+    /** tern-da-server (--da altda). */
+    daServer?: readonly string[];
   };
   capabilities: Capabilities;
 }
@@ -91,6 +94,8 @@ export interface DevnetInfo {
   l2: { chainId: number; genesis: string; blockTime: number };
   nodes: NodeInfo[];
   batcher: { pid?: number; log: string; address: string; dataAvailability: string } | null;
+  /** The DA server (--da altda): its own process; `command` starts it again after it was stopped. */
+  daServer?: { url: string; pid?: number | undefined; command: string[] } | undefined;
   accounts: Array<{ role: string; address: string; privateKey: string }>;
   /** What this build cannot start yet, in words; empty when the whole network runs. */
   missing: string[];
@@ -278,7 +283,24 @@ export class Devnet {
     const replicaOk = why('replicaNode', 'replica rollup nodes (tern-node following layer 1)');
     const nodeOk = (n: NodeInfo) => (n.role === 'sequencer' ? sequencerOk : replicaOk);
     const inProcess = o.engine === 'in-process';
+    const altDa = o.dataAvailability === 'altda';
+    let daServer: DevnetInfo['daServer'];
+    if (altDa) {
+      if (o.programs.daServer === undefined) fail('DEVNET_UNSUPPORTED', '--da altda: no tern-da-server program given');
+      // Its own process, which may stop and start again (a DA layer outage is something the rollup rides out).
+      const [daPort] = (await freePorts(1, o.host)) as [number];
+      const args = daServerArgs(o.host, daPort, this.#path('da'));
+      const p = this.#spawn(DA_SERVER_NAME, o.programs.daServer, args);
+      const daUrl = url(daPort);
+      await waitReady(p, async () => (await fetch(`${daUrl}/get/0x00`).catch(() => undefined))?.status === 404, {
+        timeoutMs: o.readyTimeoutMs,
+        what: `DA server at ${daUrl}`,
+      });
+      daServer = { url: daUrl, pid: p.pid, command: [...o.programs.daServer, ...args] };
+      this.deps.print(`  DA server answers at ${daUrl}`);
+    }
     const nodeContext = {
+      daServer: daServer?.url,
       l1Rpc,
       beacon,
       rollupConfig: this.#path(FILES.rollup),
@@ -374,7 +396,8 @@ export class Devnet {
           `--l2-eth-rpc=${seq.execRpc}`,
           `--rollup-rpc=${seq.nodeRpc}`,
           `--private-key=${b.privateKey}`,
-          `--data-availability-type=${o.dataAvailability}`,
+          `--data-availability-type=${altDa ? 'calldata' : o.dataAvailability}`,
+          ...(daServer ? ['--altda.enabled=true', `--altda.da-server=${daServer.url}`] : []),
           ...builtArgs(caps, 'batcher', [
             ['rollup.config', this.#path(FILES.rollup)],
             ['poll-interval', '1s'],
@@ -411,6 +434,7 @@ export class Devnet {
       l2: { chainId: Number(o.l2ChainId), genesis: l2Id.hash, blockTime: o.blockTime },
       nodes,
       batcher,
+      ...(daServer ? { daServer } : {}),
       accounts: devAccounts().map((a) => ({ ...a })),
       missing,
     };
@@ -446,7 +470,7 @@ export class Devnet {
     const o = this.opts;
     // Start the L1 a slot in the past so its first block is sealed right away.
     const time = Math.floor(Date.now() / 1000) - o.l1BlockTime;
-    const l1Json = l1GenesisJson({ timestamp: time });
+    const l1Json = l1GenesisJson({ timestamp: time, altDa: o.dataAvailability === 'altda' });
     const l2Json = l2GenesisJson({
       chainId: o.l2ChainId,
       timestamp: time,
@@ -482,6 +506,7 @@ export class Devnet {
       jovian: o.jovian,
       scheduled: this.#scheduled(),
       seqWindowSize: o.seqWindow,
+      altDa: o.dataAvailability === 'altda' ? devnetAltDaSection() : undefined,
     });
     this.#write(FILES.rollup, rollup);
   }
@@ -576,7 +601,10 @@ export class Devnet {
     p.start();
     this.#procs.push(p);
     void p.exited.then((exit) => {
-      if (this.#stopping === undefined && !this.#restarting.has(p)) this.#resolveDeath({ name: p.spec.name, exit });
+      // The DA server may be stopped on purpose (an outage the rollup waits out): not a death of the devnet.
+      if (this.#stopping === undefined && !this.#restarting.has(p) && p.spec.name !== DA_SERVER_NAME) {
+        this.#resolveDeath({ name: p.spec.name, exit });
+      }
     });
     return p;
   }

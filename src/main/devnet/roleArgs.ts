@@ -49,6 +49,8 @@ export interface RollupNodeContext {
   caps: Capabilities;
   /** Multiaddrs of every rollup node's P2P host (a node leaves its own out of its --p2p.static). */
   p2pPeers?: readonly string[] | undefined;
+  /** The DA server's URL (tern-devnet --da altda). */
+  daServer?: string | undefined;
 }
 
 /** tern-node for `n` (its RPC port and metrics port set), over HTTP to its engine unless in-process. */
@@ -71,6 +73,7 @@ export function rollupNodeArgs(n: RoleNode, c: RollupNodeContext): string[] {
     `--rpc.port=${port(n.nodeRpc as string)}`,
     // anvil's blocks with blob transactions do not verify (see the note launcher.ts prints).
     ...(c.anvil ? ['--l1.trustrpc'] : []),
+    ...(c.daServer === undefined ? [] : ['--altda.enabled=true', `--altda.da-server=${c.daServer}`]),
     ...role,
     ...p2pArgs(n, c),
     ...builtArgs(c.caps, 'node', [

@@ -27,6 +27,8 @@ export interface DevnetRollupOptions {
   minBaseFee?: bigint;
   /** Default 200 L1 blocks, op-devnet's value. */
   seqWindowSize?: number;
+  /** The alt_da section (tern-devnet --da altda). */
+  altDa?: Record<string, unknown> | undefined;
 }
 
 export function batchInboxAddress(l2ChainId: bigint): string {
@@ -78,5 +80,6 @@ export function devnetRollupJson(o: DevnetRollupOptions): Record<string, unknown
       eip1559Denominator: Number(EIP1559.denominator),
       eip1559DenominatorCanyon: Number(EIP1559.denominatorCanyon),
     },
+    ...(o.altDa === undefined ? {} : { alt_da: o.altDa }),
   };
 }

@@ -37,6 +37,11 @@ export function summary(info: DevnetInfo): string[] {
       ? `  batcher    ${info.batcher.address} posting ${info.batcher.dataAvailability}`
       : '  batcher    not running',
   );
+  if (info.daServer !== undefined) {
+    lines.push(
+      `  DA server  ${info.daServer.url} pid ${info.daServer.pid} (start again: ${info.daServer.command.join(' ')})`,
+    );
+  }
   const test = info.accounts.find((a) => a.role === 'test');
   if (test) lines.push(`  funded test account ${test.address} key ${test.privateKey} (all keys in devnet.json)`);
   lines.push(`  endpoints: ${rel(`${info.workdir}/devnet.json`)}   logs: ${rel(`${info.workdir}/logs`)}/`);

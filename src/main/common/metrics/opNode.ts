@@ -58,7 +58,11 @@ export class OpNodeMetrics {
   readonly l1VerificationFailures: Counter<'field'>;
   readonly #latencySeen = new Map<string, string>();
 
+  /** The factory, for metrics of optional features (alt-DA) created only when enabled. */
+  readonly factory: MetricsFactory;
+
   constructor(f: MetricsFactory) {
+    this.factory = f;
     const lt = ['layer', 'type'] as const;
     this.refsNumber = f.gauge({
       name: 'refs_number',

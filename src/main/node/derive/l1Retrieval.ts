@@ -2,6 +2,7 @@
 // it to the frame queue one item at a time, authenticating with the system config of that very block.
 import type { Logger } from '../../common/logger/index.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
+import type { AltDaInputs } from './altda/altDaInputs.js';
 import { type BlobProvider, DataSource, type DataSourceProvider } from './dataSource.js';
 import { type L1DataSource, type StageDeps, stageLogger } from './frameQueue.js';
 import type { L1BlockRef, SystemConfig } from './types.js';
@@ -17,6 +18,8 @@ export class L1Retrieval implements L1DataSource {
   readonly source: DataSource;
   private datas: Uint8Array[] | undefined;
   private pending: L1BlockRef | undefined;
+  /** The block `datas` came from. */
+  private current: L1BlockRef | undefined;
   private readonly log: Logger;
 
   constructor(
@@ -25,6 +28,7 @@ export class L1Retrieval implements L1DataSource {
     l1: DataSourceProvider,
     blobs: BlobProvider | undefined,
     deps: StageDeps = {},
+    private readonly altDa?: AltDaInputs | undefined,
   ) {
     this.log = stageLogger(deps, 'l1-retrieval');
     this.source = new DataSource(cfg, l1, blobs, this.log);
@@ -42,15 +46,29 @@ export class L1Retrieval implements L1DataSource {
       if (this.pending === undefined) return undefined;
       this.datas = await this.source.fetch(this.pending, this.prev.systemConfig().batcherAddr);
       this.log.debug('opened L1 data', { l1: this.pending.number, items: this.datas.length });
+      this.current = this.pending;
       this.pending = undefined;
+    }
+    if (this.altDa !== undefined && this.current !== undefined) {
+      await this.altDa.advance(this.current);
+      // An alt-DA item stays first in `datas` until its input is resolved, so a temporary error retries it.
+      for (;;) {
+        const item = this.datas[0];
+        if (item === undefined) break;
+        const data = await this.altDa.resolve(item, this.current);
+        this.datas.shift();
+        if (data !== undefined) return data;
+      }
     }
     const item = this.datas.shift();
     if (item === undefined) this.datas = undefined;
     return item;
   }
 
-  reset(): void {
+  reset(base?: L1BlockRef): void {
     this.datas = undefined;
     this.pending = undefined;
+    this.current = undefined;
+    if (base !== undefined) this.altDa?.reset(base);
   }
 }

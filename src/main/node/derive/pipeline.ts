@@ -13,6 +13,7 @@ import type { Logger } from '../../common/logger/index.js';
 import { channelTimeout, isHolocene, type RollupConfig } from '../../primitives/rollup/config.js';
 import type { L1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
 import type { Hex as L1Hex } from '../l1/interface.js';
+import type { AltDaInputs } from './altda/altDaInputs.js';
 import { AttributesBuilder, type AttributesL1Provider, type SystemConfigProvider } from './attributesBuilder.js';
 import { AttributesQueue } from './attributesQueue.js';
 import type { BatchSource } from './batchQueue.js';
@@ -61,6 +62,8 @@ export interface PipelineProviders {
 export interface PipelineOptions {
   l1ChainConfig?: L1ChainConfig | undefined;
   bytecode?: BytecodeSource | undefined;
+  /** Alt-DA mode: commitments in batcher data are resolved through the DA server. */
+  altDa?: AltDaInputs | undefined;
 }
 
 export interface PipelineDeps {
@@ -133,7 +136,7 @@ export class DerivationPipeline {
     const stageDeps = deps.logger === undefined ? {} : { logger: deps.logger.child('derive') };
     this.log = stageLogger(stageDeps, 'pipeline');
     this.traversal = new L1Traversal(cfg, providers.l1, stageDeps);
-    this.retrieval = new L1Retrieval(cfg, this.traversal, providers.l1, providers.blobs, stageDeps);
+    this.retrieval = new L1Retrieval(cfg, this.traversal, providers.l1, providers.blobs, stageDeps, opts.altDa);
     this.frameQueue = new FrameQueue(cfg, this.retrieval, stageDeps);
     this.channels = new ChannelMux(cfg, this.frameQueue, stageDeps);
     this.channelReader = new ChannelReader(cfg, this.channels, {
@@ -189,7 +192,7 @@ export class DerivationPipeline {
   /** The reset order: every stage from L1 traversal inwards, each starting at `base`. */
   resetStages(base: L1BlockRef, sysCfg: SystemConfig): void {
     this.traversal.reset(base, sysCfg);
-    this.retrieval.reset();
+    this.retrieval.reset(base);
     this.frameQueue.reset();
     this.channels.reset(base);
     this.channelReader.reset();

@@ -22,6 +22,7 @@ import {
   type RollupConfig,
 } from '../../primitives/rollup/config.js';
 import type { L1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
+import { type AltDaNodeOptions, setupAltDa } from '../derive/altda/setup.js';
 import { createDecompressPool, PooledChannelDecompressor } from '../derive/decompressPooled.js';
 import { DerivationPipeline } from '../derive/pipeline.js';
 import { fromHex } from '../derive/types.js';
@@ -76,6 +77,8 @@ export interface ReplicaOptions {
   safeDbPath: string | undefined;
   /** --p2p.* */
   p2p: P2POptions;
+  /** --altda.* */
+  altDa: AltDaNodeOptions;
   /** --interop.* */
   interop: InteropOptions;
   /** --snapshotlog.file; undefined writes no snapshot log. */
@@ -232,10 +235,11 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   const derivationL1 = withConfDepth(l1, options.verifierL1Confs, () => heads?.last('latest'));
   const decompressPool = createDecompressPool();
   lifecycle.onStop('decompression pool', () => decompressPool.close());
+  const altDa = setupAltDa(options.altDa, config, derivationL1, { logger, metrics: metrics?.factory });
   const pipeline = new DerivationPipeline(
     config,
     { l1: derivationL1, blobs, l2: engine },
-    { l1ChainConfig },
+    { l1ChainConfig, altDa: altDa?.inputs },
     {
       logger,
       decompress: new PooledChannelDecompressor(decompressPool).decompress,
@@ -278,7 +282,19 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
 
   heads = new L1Heads(
     l1,
-    (label, ref) => driver.onL1Head(label, toRollupRef(ref)),
+    (label, ref) => {
+      // Alt-DA: an L2 block is final only once its inputs can no longer be challenged.
+      if (label === 'finalized' && altDa !== undefined) {
+        const lagged = ref.number - altDa.finalityLag;
+        if (lagged < 0) return;
+        l1.blockRefByNumber(lagged).then(
+          (r) => driver.onL1Head(label, toRollupRef(r)),
+          (err) => logger.debug('alt-DA: lagged L1 finalized block unavailable', { number: lagged, err: String(err) }),
+        );
+        return;
+      }
+      driver.onL1Head(label, toRollupRef(ref));
+    },
     {
       ...options.l1Heads,
       verify: !options.l1.trustRpc,

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { BatchSubmitter, type DriverOptions } from '../../../../src/main/batcher/driver.js';
+import { DaServer } from '../../../../src/main/altda/server.js';
+import { MemoryDaStore } from '../../../../src/main/altda/store.js';
+import { DaPublisher } from '../../../../src/main/batcher/altda/daPublisher.js';
+import { BatchSubmitter, type DriverDeps, type DriverOptions } from '../../../../src/main/batcher/driver.js';
 import { channelDefaults } from '../../../../src/main/batcher/options.js';
 import type { L1Rpc, TxCandidate, TxManager, TxReceipt } from '../../../../src/main/batcher/txmgr.js';
 import { createLogger } from '../../../../src/main/common/logger/index.js';
 import { parseRollupConfig } from '../../../../src/main/primitives/rollup/config.js';
+import { DaClient } from '../../../../src/main/protocol/altda/client.js';
+import { decodeCommitmentTxData, KECCAK_COMMITMENT } from '../../../../src/main/protocol/altda/commitment.js';
 import { parseFrames } from '../../../../src/main/protocol/channel/frame.js';
 import { decodeBatches } from './decodeBatches.js';
 import { type Epoch, fakeL2Chain, L2_CHAIN_ID, userTxsOf } from './l2Fixtures.js';
@@ -100,6 +105,7 @@ function submitter(
   f: Fakes,
   over: Partial<DriverOptions> = {},
   forks: Record<string, number> = { regolith_time: 0, canyon_time: 0, delta_time: 0, ecotone_time: 0, fjord_time: 0 },
+  extra: Partial<DriverDeps> = {},
 ) {
   const opts: DriverOptions = {
     ...channelDefaults,
@@ -117,10 +123,66 @@ function submitter(
     l2: f.l2,
     rollup: f.rollup,
     txmgr: f.txmgr,
+    ...extra,
   });
 }
 
 describe('BatchSubmitter', () => {
+  it('alt-DA mode: frames go to the DA server, a keccak commitment to L1 as calldata', async () => {
+    const server = new DaServer(new MemoryDaStore(), {}, logger);
+    const url = await server.start();
+    try {
+      const f = new Fakes();
+      f.l2Blocks = await chainOf(3, 'alt');
+      const altDa = new DaPublisher({ url, daService: false, putTimeoutMs: 5000, maxConcurrent: 1 }, logger);
+      const d = submitter(f, {}, undefined, { altDa });
+      await d.tick();
+      f.l1Head = 101;
+      await d.tick();
+      for (let i = 0; i < 50 && f.sent.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(f.sent).toHaveLength(1);
+      const data = f.sent[0]?.data as Uint8Array;
+      expect(data.length).toBe(34);
+      const comm = decodeCommitmentTxData(data);
+      expect(comm.type).toBe(KECCAK_COMMITMENT);
+      expect(server.counts.put).toBe(1);
+      const payload = await new DaClient({ url }).getInput(comm);
+      expect(payload[0]).toBe(0);
+      const decoded = await decodeBatches([payload], { blockTime: 2, genesisTime: GENESIS_TIME, chainId: L2_CHAIN_ID });
+      expect(decoded.map((x) => x.txHashes)).toEqual(f.l2Blocks.map(userTxsOf));
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('alt-DA mode: a DA server that is down fails the transaction (nothing posted), the frames are sent again', async () => {
+    const server = new DaServer(new MemoryDaStore(), {}, logger);
+    const url = await server.start();
+    await server.stop();
+    const f = new Fakes();
+    f.l2Blocks = await chainOf(2, 'down');
+    const altDa = new DaPublisher({ url, daService: false, putTimeoutMs: 1000, maxConcurrent: 1 }, logger);
+    const d = submitter(f, {}, undefined, { altDa });
+    await d.tick();
+    f.l1Head = 101;
+    await d.tick();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(f.sent).toHaveLength(0);
+    await server.start();
+    try {
+      // The failed channel is rebuilt and closes again after its max duration.
+      for (let i = 0; i < 50 && f.sent.length === 0; i++) {
+        f.l1Head++;
+        await d.tick();
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(f.sent).toHaveLength(1);
+      expect(decodeCommitmentTxData(f.sent[0]?.data as Uint8Array).type).toBe(KECCAK_COMMITMENT);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('loads blocks from the safe head, closes the channel on max duration and posts it to the inbox', async () => {
     const f = new Fakes();
     f.l2Blocks = await chainOf(5, 'a');

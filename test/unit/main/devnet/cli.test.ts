@@ -59,7 +59,7 @@ describe('tern-devnet command line', () => {
       [['--l1', 'anvil', '--reuse'], /--reuse cannot be used with --l1 anvil/],
       [['--l1', 'besu'], /tern-exec or anvil/],
       [['--engine', 'tcp'], /http or in-process/],
-      [['--da', 'ipfs'], /blobs or calldata/],
+      [['--da', 'ipfs'], /blobs, calldata or altda/],
       [['--replicas=-1'], /integer/],
       [['--block-time', '0'], /integer/],
       [['--bogus'], /Unknown option/],
