@@ -3,6 +3,7 @@
 // and its non-deposit transactions re-encoded to their EIP-2718 bytes, each checked against the hash the node gave.
 import { TernError } from '../common/errors.js';
 import { keccak256 } from '../native/keccak.js';
+import { toHex } from '../primitives/bytes.js';
 import { decodeL1InfoCalldata } from '../primitives/op/l1Info.js';
 import { type RlpInput, rlpEncode } from '../primitives/rlp.js';
 import type { BlockId } from '../primitives/rollup/blockRef.js';
@@ -35,7 +36,6 @@ const qty = (h: unknown, what: string): bigint => {
   return BigInt(h);
 };
 const num = (h: unknown, what: string): number => Number(qty(h, what));
-const toHex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;
 
 function accessList(v: unknown): RlpInput[] {
   if (v === undefined || v === null) return [];

@@ -10,6 +10,7 @@ import { devChainConfig, SYSTEM_CONTRACTS } from '../exec/dev/genesis.js';
 import { CREATE2_DEPLOYER_CODE } from '../exec/evm/op/create2deployer.js';
 import { UNSAFE_BLOCK_SIGNER_SLOT } from '../node/p2p/unsafeSigner.js';
 import { headerHash } from '../primitives/block/header.js';
+import { toHex as hex } from '../primitives/bytes.js';
 import { GENESIS_BLOCK_FORKS } from '../primitives/chainConfig.js';
 import { encodeHoloceneExtraData, encodeJovianExtraData } from '../primitives/op/eip1559.js';
 import { accountFor, devAccounts } from './accounts.js';
@@ -42,7 +43,6 @@ export const FUNDING_WEI = 10n ** 22n; // 10,000 ETH per test account
 export const EIP1559 = { elasticity: 6n, denominator: 50n, denominatorCanyon: 250n } as const;
 
 const hexQty = (n: bigint | number) => `0x${n.toString(16)}`;
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 
 type Alloc = Record<string, { balance: string; nonce?: string; code?: string; storage?: Record<string, string> }>;

@@ -12,6 +12,7 @@ import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { type Block, decodeBlock, encodeBlock } from '../../primitives/block/block.js';
 import { decodeHeader, encodeHeader, type Header, headerHash } from '../../primitives/block/header.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, parseChainConfig } from '../../primitives/chainConfig.js';
 import { decodeReceipt, encodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
 import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
@@ -27,8 +28,6 @@ import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFro
 import { type Genesis, genesisHeader } from './genesis.js';
 import { headEvents } from './headEvents.js';
 import type { PreimageRecorder } from './preimages.js';
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export interface ChainHead {
   number: bigint;

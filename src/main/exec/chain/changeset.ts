@@ -5,6 +5,7 @@
 
 import type { KVReader, WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
+import { fromHex } from '../../primitives/bytes.js';
 import { asBytes, asList, bigintToBytes, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import { encodeAccount } from '../../primitives/trie/commitment.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
@@ -20,7 +21,6 @@ export interface ChangeSet {
   readonly ops: readonly ChangeOp[];
 }
 
-const fromHex = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 const mapKey = (k: Uint8Array) => Buffer.from(k.buffer, k.byteOffset, k.length).toString('latin1');
 
 /** The forward changes of a block from its state diff and the storage roots its commitment computed. */

@@ -10,6 +10,7 @@ import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Block, transactionsRoot, unclesHash, withdrawalsRoot } from '../../primitives/block/block.js';
 import { type Header, headerHash } from '../../primitives/block/header.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
@@ -30,7 +31,6 @@ import type { ChainHead, ChainStore } from './chainStore.js';
 import { processBlock } from './processBlock.js';
 import { validateHeader } from './validateHeader.js';
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const equal = (a: Uint8Array | undefined, b: Uint8Array | undefined) =>
   a !== undefined && b !== undefined && Buffer.compare(a, b) === 0;
 

@@ -7,6 +7,7 @@ import { Address } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { Block } from '../../primitives/block/block.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import { logsBloom, orBloom } from '../../primitives/receipt/bloom.js';
 import type { Log, Receipt } from '../../primitives/receipt/receipt.js';
@@ -35,7 +36,6 @@ import { applyTransaction } from '../evm/transition.js';
 export { BEACON_ROOTS_ADDRESS };
 
 const GWEI = 1_000_000_000n;
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export interface BlockOutcome {
   receipts: Receipt[];

@@ -13,6 +13,7 @@ import {
   nextExcessBlobGas,
 } from '../../primitives/block/fees.js';
 import { EMPTY_UNCLE_HASH, type Header } from '../../primitives/block/header.js';
+import { equalBytes as equal } from '../../primitives/bytes.js';
 import { blobParamsAt, type ChainConfig, isBlockForkActive, isTimeForkActive } from '../../primitives/chainConfig.js';
 import { nextBaseFeeOp, opBaseFeeConfig, validateOpExtraData } from '../../primitives/op/eip1559.js';
 
@@ -24,8 +25,6 @@ export const MAX_GAS_LIMIT = 0x7fffffffffffffffn;
 function bad(code: string, message: string): never {
   throw new TernError(code, message);
 }
-
-const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export interface HeaderRules {
   /** Base fee parameters at this block (OP chains change them by fork and system config). */

@@ -8,12 +8,13 @@
 import { createHash } from 'node:crypto';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
-import { type Block, transactionsRoot, withdrawalsRoot } from '../../primitives/block/block.js';
-import { EMPTY_UNCLE_HASH, type Header, headerHash } from '../../primitives/block/header.js';
+import { type Block, withdrawalsRoot } from '../../primitives/block/block.js';
+import { type Header, headerHash } from '../../primitives/block/header.js';
 import { equalBytes as equal, toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import { rlpEncode } from '../../primitives/rlp.js';
 import { decodeTransaction } from '../../primitives/tx/decode.js';
+import { payloadHeaderBase } from '../../protocol/engine/payloadHeader.js';
 import type {
   ExecutionPayload,
   ForkchoiceState,
@@ -189,22 +190,7 @@ export class EngineApi {
     const config = this.store.config();
     const opWithdrawalsRoot = isOptimism(config) && isTimeForkActive(config, 'isthmusTime', p.timestamp);
     const header: Header = {
-      parentHash: p.parentHash,
-      uncleHash: EMPTY_UNCLE_HASH,
-      coinbase: p.feeRecipient,
-      stateRoot: p.stateRoot,
-      transactionsRoot: transactionsRoot(p.transactions),
-      receiptsRoot: p.receiptsRoot,
-      logsBloom: p.logsBloom,
-      difficulty: 0n,
-      number: p.blockNumber,
-      gasLimit: p.gasLimit,
-      gasUsed: p.gasUsed,
-      timestamp: p.timestamp,
-      extraData: p.extraData,
-      mixHash: p.prevRandao,
-      nonce: new Uint8Array(8),
-      baseFeePerGas: p.baseFeePerGas,
+      ...payloadHeaderBase(p),
       withdrawalsRoot: p.withdrawals
         ? opWithdrawalsRoot
           ? p.withdrawalsRoot

@@ -10,6 +10,7 @@ import { formatDuration } from '../../common/duration.js';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import type { Header } from '../../primitives/block/header.js';
+import { fromHex, toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, hardforkAt } from '../../primitives/chainConfig.js';
 import { createAddress } from '../../primitives/receipt/json.js';
 import { bigintToBytes, rlpEncode } from '../../primitives/rlp.js';
@@ -41,7 +42,6 @@ export interface CallLimits {
   readonly evmTimeoutMs: number;
 }
 
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
 const EMPTY_READER: StateReader = {
   getAccount: () => undefined,
   getStorage: () => 0n,
@@ -150,7 +150,6 @@ class EvmTimeout extends TernError {
 
 const word20 = (n: bigint): string => `0x${(n & ((1n << 160n) - 1n)).toString(16).padStart(40, '0')}`;
 const word32 = (n: bigint): string => `0x${n.toString(16).padStart(64, '0')}`;
-const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 
 /** The access list a tracer builds: addresses in first-seen order, each with its set of slots. */
 class AccessListBuilder {

@@ -10,6 +10,7 @@ import type { BlockNumberOrHash, BlockNumberParam } from '../../common/rpc/param
 import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
 import { type Block, encodeBlock } from '../../primitives/block/block.js';
 import { encodeHeader, headerHash } from '../../primitives/block/header.js';
+import { fromHex } from '../../primitives/bytes.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { encodeReceipt } from '../../primitives/receipt/receipt.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
@@ -25,7 +26,6 @@ import { getLogs, type LogFilter } from '../rpc/logs.js';
 import { findMinedTx } from '../rpc/txLookup.js';
 import type { TernTxPool } from '../txpool/pool.js';
 
-const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 const ZERO_ADDRESS = `0x${'00'.repeat(20)}`;
 /** Headers `blocks` reads between two turns of the event loop. */
 const BLOCKS_PER_SLICE = 256;

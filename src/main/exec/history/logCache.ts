@@ -1,10 +1,9 @@
 // --cache.blocklogs: the decoded logs of recent blocks, kept between eth_getLogs / filter requests (../rpc/logs.ts).
 
 import { transactionHash } from '../../primitives/block/block.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { Log } from '../../primitives/receipt/receipt.js';
 import type { ChainView, HeaderRef } from '../chain/chainView.js';
-
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
 
 /** One log of a block with its position, as cached between requests (--cache.blocklogs). */
 export interface BlockLog {

@@ -10,7 +10,7 @@ import {
   decodeUint64,
   ParamError,
 } from '../../common/rpc/params.js';
-import { toHex as hex } from '../../primitives/bytes.js';
+import { fromHex, toHex as hex } from '../../primitives/bytes.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import type { StateReader } from '../state/interface.js';
 
@@ -117,7 +117,6 @@ export function checkHeaderConditional(
   return undefined;
 }
 
-const fromHex = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 const word = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}`;
 
 /** op-geth's StateDB.CheckTransactionConditional against a state. */

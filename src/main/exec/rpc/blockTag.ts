@@ -7,10 +7,9 @@
 // - a hash (EIP-1898) is any stored block, and with `requireCanonical` only a canonical one.
 
 import type { BlockNumberOrHash, BlockNumberParam } from '../../common/rpc/params.js';
+import { fromHex } from '../../primitives/bytes.js';
 import { serverError } from '../../protocol/jsonrpc/errors.js';
 import type { ChainView, HeaderRef } from '../chain/chainView.js';
-
-const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 
 /** geth's HeaderByNumber / BlockByNumber: the block a number or tag names, undefined when there is none. */
 export function headerByNumber(view: ChainView, n: BlockNumberParam): HeaderRef | undefined {

@@ -11,11 +11,10 @@ import {
   decodeUint64,
   ParamError,
 } from '../../common/rpc/params.js';
+import { fromHex } from '../../primitives/bytes.js';
 import { bigintToBytes } from '../../primitives/rlp.js';
 import type { CallArgs } from '../evm/callMessage.js';
 import type { AccessListItemBytes, AuthorizationBytes } from '../evm/interface.js';
-
-const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 
 /** Re-words a decoder error the way Go reports a struct field: `Go struct field TransactionArgs.<name>`. */
 function field<T>(

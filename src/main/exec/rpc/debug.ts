@@ -6,6 +6,7 @@
 import { checkArity, decodeBlockNumber, decodeBlockNumberOrHash, decodeHash, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { encodeBlock, transactionHash } from '../../primitives/block/block.js';
+import { fromHex } from '../../primitives/bytes.js';
 import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 import { readPreimage } from '../chain/preimages.js';
@@ -17,8 +18,6 @@ import type { ExecRpcBackend } from './backend.js';
 import { blockRef, headerByHash, headerByNumber } from './blockTag.js';
 import { decodeCallArgs } from './callArgs.js';
 import { hex } from './format.js';
-
-const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 
 /**
  * geth's GetRaw* resolution: a hash is taken as given, a number or tag through the canonical chain, where an

@@ -22,6 +22,7 @@ import type { RpcHandler } from '../../common/rpc/registry.js';
 import { keccak256 } from '../../native/keccak.js';
 import { type Block, encodeBlock } from '../../primitives/block/block.js';
 import { headerHash } from '../../primitives/block/header.js';
+import { fromHex } from '../../primitives/bytes.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import { invalidParams, serverError } from '../../protocol/jsonrpc/errors.js';
@@ -37,7 +38,6 @@ import { headerBlobBaseFee } from './gasPrice.js';
 import { decodeLogFilter, getLogs } from './logs.js';
 import { findMinedTx } from './txLookup.js';
 
-const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 const ZERO_HASH = `0x${'00'.repeat(32)}`;
 
 /** geth's ethapi decodeHash: 0x optional, odd length padded, at most 32 bytes, left-padded to a hash. */

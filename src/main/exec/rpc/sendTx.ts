@@ -13,6 +13,7 @@ import {
   param,
 } from '../../common/rpc/params.js';
 import type { CallContext, RpcHandler } from '../../common/rpc/registry.js';
+import { fromHex } from '../../primitives/bytes.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
 import { txToJson } from '../../primitives/tx/json.js';
 import { serverError } from '../../protocol/jsonrpc/errors.js';
@@ -34,7 +35,6 @@ export interface SendTxOptions {
 
 export const sendTxDefaults: SendTxOptions = { txFeeCap: 1, allowUnprotected: false };
 
-const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 const WEI_PER_ETHER = 10n ** 18n;
 
 /** geth's UnmarshalBinary, for the submission checks (the pool decodes again on its own). */

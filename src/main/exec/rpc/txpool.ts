@@ -3,12 +3,11 @@
 import { toChecksumAddress } from '@ethereumjs/util';
 import { checkArity, decodeAddress, param } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
+import { fromHex } from '../../primitives/bytes.js';
 import { txToJson } from '../../primitives/tx/json.js';
 import type { PoolTx, TernTxPool } from '../txpool/pool.js';
 import { feeCapOf } from '../txpool/validate.js';
 import { qty } from './format.js';
-
-const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 
 type ByNonce<T> = Record<string, T>;
 

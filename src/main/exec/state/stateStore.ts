@@ -5,6 +5,7 @@
 import type { KVReader, WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
+import { fromHex } from '../../primitives/bytes.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, rlpDecode } from '../../primitives/rlp.js';
 import { encodeAccount } from '../../primitives/trie/commitment.js';
 import type { NodeReader, TrieNode } from '../../primitives/trie/interface.js';
@@ -26,8 +27,6 @@ import type { AccountRecord, StateDiff, StateReader } from './interface.js';
 
 /** keccak256 of empty code: the code hash of every account without code. */
 export const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
-
-const fromHex = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
 
 export function decodeAccountRecord(raw: Uint8Array): AccountRecord {
   const f = asList(rlpDecode(raw), 'account');

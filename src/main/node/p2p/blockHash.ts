@@ -2,8 +2,9 @@
 // (v2 adds the withdrawals root of an empty list, v3 the blob gas fields and parent beacon block root, v4 — Isthmus
 // — the payload's own withdrawalsRoot and the empty requests hash) and hashed. Validation compares it with
 // payload.blockHash, as op-node's CheckBlockHash does.
-import { transactionsRoot, withdrawalsRoot } from '../../primitives/block/block.js';
-import { EMPTY_REQUESTS_HASH, EMPTY_UNCLE_HASH, type Header, headerHash } from '../../primitives/block/header.js';
+import { withdrawalsRoot } from '../../primitives/block/block.js';
+import { EMPTY_REQUESTS_HASH, type Header, headerHash } from '../../primitives/block/header.js';
+import { payloadHeaderBase } from '../../protocol/engine/payloadHeader.js';
 import type { ExecutionPayload } from '../engine/interface.js';
 import type { BlockVersion } from '../signer/gossipPayload.js';
 
@@ -12,24 +13,7 @@ export function payloadBlockHash(
   version: BlockVersion,
   parentBeaconBlockRoot?: Uint8Array | undefined,
 ): Uint8Array {
-  const header: Header = {
-    parentHash: p.parentHash,
-    uncleHash: EMPTY_UNCLE_HASH,
-    coinbase: p.feeRecipient,
-    stateRoot: p.stateRoot,
-    transactionsRoot: transactionsRoot(p.transactions),
-    receiptsRoot: p.receiptsRoot,
-    logsBloom: p.logsBloom,
-    difficulty: 0n,
-    number: p.blockNumber,
-    gasLimit: p.gasLimit,
-    gasUsed: p.gasUsed,
-    timestamp: p.timestamp,
-    extraData: p.extraData,
-    mixHash: p.prevRandao,
-    nonce: new Uint8Array(8),
-    baseFeePerGas: p.baseFeePerGas,
-  };
+  const header: Header = payloadHeaderBase(p);
   if (version >= 2) {
     header.withdrawalsRoot = version >= 4 ? p.withdrawalsRoot : withdrawalsRoot(p.withdrawals ?? []);
   }

@@ -3,6 +3,7 @@
 // at most 5 different blocks per height with duplicates ignored. Each outcome says why, for the scorer and logs.
 // Pure apart from the per-height memory, so it runs the same inline and in a worker.
 import { TernError } from '../../common/errors.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import { isForkActive, type RollupConfig } from '../../primitives/rollup/config.js';
 import type { ExecutionPayload } from '../engine/interface.js';
 import { type BlockVersion, blockVersion } from '../signer/gossipPayload.js';
@@ -35,7 +36,6 @@ const MAX_BLOCKS_PER_HEIGHT = 5;
 /** Heights remembered for the per-height rule (op-node's LRU holds 1000). */
 const HEIGHTS_REMEMBERED = 1000;
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const reject = (reason: string): BlockValidation => ({ result: 'reject', reason });
 
 export class BlockValidator {

@@ -3,6 +3,7 @@
 // below it is requested over req-resp from the newest missing block down, each answer checked against its
 // child's parentHash, trying the next peer when one fails or has nothing. Blocks at or below the head are dropped.
 import type { Logger } from '../../common/logger/index.js';
+import { toHex as hex } from '../../primitives/bytes.js';
 import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
 import type { ExecutionPayload } from '../engine/interface.js';
 
@@ -27,8 +28,6 @@ export interface UnsafeSyncDeps {
 const MAX_PENDING = 512;
 /** Blocks fetched per gap-filling round; the round repeats while a gap remains. */
 const MAX_FETCH_PER_ROUND = 256;
-
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 export class UnsafeSync {
   readonly #deps: UnsafeSyncDeps;

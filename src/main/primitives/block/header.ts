@@ -3,7 +3,7 @@
 // Prague requests hash), the hash, and the JSON shape of eth_getBlockBy*.
 
 import { keccak256 } from '../../native/keccak.js';
-import { toHex as hex } from '../bytes.js';
+import { fromHex, toHex as hex } from '../bytes.js';
 import { TernError } from '../errors.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, rlpDecode, rlpEncode } from '../rlp.js';
 
@@ -31,12 +31,10 @@ export interface Header {
   requestsHash?: Uint8Array | undefined;
 }
 
-const hexToBytes = (h: string) => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'));
-
 /** keccak256(rlp([])): the uncle hash of every post-merge block. */
-export const EMPTY_UNCLE_HASH = hexToBytes('1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347');
+export const EMPTY_UNCLE_HASH = fromHex('1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347');
 /** sha256 of nothing: the requests hash of a block without execution-layer requests (EIP-7685). */
-export const EMPTY_REQUESTS_HASH = hexToBytes('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+export const EMPTY_REQUESTS_HASH = fromHex('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
 
 const OPTIONAL = [
   'baseFeePerGas',

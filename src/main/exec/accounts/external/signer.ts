@@ -7,10 +7,10 @@
 import { toChecksumAddress } from '@ethereumjs/util';
 import { ReportedError, TernError } from '../../../common/errors.js';
 import type { Logger } from '../../../common/logger/index.js';
+import { toHex as hex } from '../../../primitives/bytes.js';
 import { type ConsoleTransport, openTransport } from '../../console/transport.js';
 import type { AccountBackend, FilledTx } from '../backend.js';
 
-const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const qty = (n: bigint) => `0x${n.toString(16)}`;
 
 /** accounts.MimetypeTextPlain: clef signs it as an EIP-191 personal message. */
