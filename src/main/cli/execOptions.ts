@@ -187,7 +187,8 @@ export function execNodeOptions(
     // nothing (--cache.noprefetch applies to the import command's hasher thread).
     trieHasher: { cacheMB: storage.cache.trieCleanMB, prefetch: false },
     rollup: rollupOptions(settings),
-    graphql: graphqlOptions(settings),
+    // Without --http there is no listener to serve it on; execOptions refuses that when the node runs.
+    graphql: settings.get<boolean>('http') ? graphqlOptions(settings) : undefined,
     ipcPath: get<boolean>('ipcdisable') ? undefined : ipcEndpoint(datadir, get<string | undefined>('ipcpath')),
     txpool: {
       locals: get<string[] | undefined>('txpool.locals') ?? [],
@@ -325,6 +326,8 @@ function consoleCommandOptions(settings: Settings): ConsoleCommandOptions {
 /** All of tern-exec's options; throws a UsageError for flag combinations that cannot run. */
 export function execOptions(settings: Settings): ExecOptions {
   checkExecObservabilitySettings(settings);
+  // --graphql without --http stops the node's start (as geth, the sub-commands such as init do not check it).
+  if (settings.subcommand === undefined) graphqlOptions(settings);
   const get = <T>(name: string): T => settings.get<T>(name);
   const datadir = get<string>('datadir');
   const node = execNodeOptions(settings);

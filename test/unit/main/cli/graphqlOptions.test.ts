@@ -2,7 +2,7 @@
 // without --http refused (the seed: "GraphQL cannot start").
 import { describe, expect, it } from 'vitest';
 import { EXEC_PROGRAM } from '../../../../src/main/cli/execFlags.js';
-import { execNodeOptions, graphqlOptions } from '../../../../src/main/cli/execOptions.js';
+import { execNodeOptions, execOptions, graphqlOptions } from '../../../../src/main/cli/execOptions.js';
 import { assertSupported, parseSettings } from '../../../../src/main/cli/parse.js';
 import { UsageError } from '../../../../src/main/common/errors.js';
 
@@ -39,6 +39,13 @@ describe('GraphQL options', () => {
   it('refuses --graphql without --http', () => {
     expect(() => graphqlOptions(settings(['--graphql']))).toThrow(UsageError);
     expect(() => graphqlOptions(settings(['--graphql']))).toThrow(/GraphQL cannot start/);
-    expect(() => execNodeOptions(settings(['--graphql', '--ws']))).toThrow(/--http/);
+    expect(() => execOptions(settings(['--graphql', '--ws']))).toThrow(/--http/);
+  });
+
+  it('leaves the sub-commands alone, as geth checks it when the node starts', () => {
+    const init = settings(['--graphql', 'init', 'genesis.json']);
+    expect(init.subcommand?.name).toBe('init');
+    expect(() => execOptions(init)).not.toThrow();
+    expect(execOptions(init).node.graphql).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ import { projectRoot } from '../../../../../src/main/common/paths.js';
 const dir = mkdtempSync(join(tmpdir(), 'tern-threads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const DIST = join(projectRoot(), 'dist', 'src', 'main', 'exec', 'db', 'lmdb.js');
+const DIST = join(projectRoot(), 'dist', 'src', 'main', 'common', 'db', 'lmdb.js');
 const enc = new TextEncoder();
 
 describe('LmdbStore across threads', () => {

@@ -13,7 +13,7 @@ import { projectRoot } from '../../../../../src/main/common/paths.js';
 import { batchValue, decodeN, encodeN, key, keysIn, LAST } from './crashLayout.mjs';
 
 const CHILD = fileURLToPath(new URL('./crashChild.mjs', import.meta.url));
-const DIST = join(projectRoot(), 'dist', 'src', 'main', 'exec', 'db', 'lmdb.js');
+const DIST = join(projectRoot(), 'dist', 'src', 'main', 'common', 'db', 'lmdb.js');
 
 let dir = '';
 beforeAll(() => {
