@@ -3,10 +3,13 @@
 // /eth/v1/beacon/blob_sidecars/{slot} (commitment and proof; the proof is verified). An endpoint that lacks the
 // newer one is remembered and asked for sidecars from then on. Slots come from the block time, the beacon genesis
 // time and SECONDS_PER_SLOT, read once at start (the health check).
+
+import { backoffDelay } from '../../common/backoff.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { BYTES_PER_BLOB } from '../../protocol/blob/blobData.js';
 import type { BlobVerifier, BlobVerifyItem } from './blobVerifier.js';
+import { FaultReport } from './faultReport.js';
 import type { BlobSource, IndexedBlobHash, L1BlockRef, L1CallOptions } from './interface.js';
 
 export interface BeaconClientOptions {
@@ -24,14 +27,16 @@ export interface BeaconClientOptions {
   /** Attempts per request on 429, 5xx, timeouts and broken connections. */
   maxAttempts?: number | undefined;
   retryBaseDelayMs?: number | undefined;
+  retryMaxDelayMs?: number | undefined;
 }
 
 export const beaconClientDefaults = {
   fetchAllSidecars: false,
   ignore: false,
   timeoutMs: 30_000,
-  maxAttempts: 3,
+  maxAttempts: 5,
   retryBaseDelayMs: 250,
+  retryMaxDelayMs: 4000,
 } as const;
 
 export interface BeaconClientDeps {
@@ -58,6 +63,9 @@ class HttpStatusError extends TernError {
 
 const TRANSIENT = (status: number) => status === 429 || status >= 500;
 
+/** An answer cut short or garbled on the way (not JSON): worth another attempt, unlike a well-formed wrong one. */
+const GARBLED = 'BEACON_GARBLED';
+
 export function parseHeader(header: string): [string, string] {
   const i = header.indexOf(':');
   const key = i > 0 ? header.slice(0, i).trim() : '';
@@ -80,10 +88,12 @@ export class BeaconClient implements BlobSource {
   readonly #endpoints: Endpoint[];
   #genesisTime: number | undefined;
   #secondsPerSlot: number | undefined;
+  readonly #faults: FaultReport;
 
   constructor(opts: BeaconClientOptions, deps: BeaconClientDeps) {
     this.#opts = opts;
     this.#logger = deps.logger.child('beacon');
+    this.#faults = new FaultReport(this.#logger, 'Beacon requests failing, retrying', 'lastPath');
     this.#verifier = deps.verifier;
     this.#signal = deps.signal;
     const headers: Record<string, string> = {};
@@ -314,18 +324,26 @@ export class BeaconClient implements BlobSource {
     this.#secondsPerSlot = secondsPerSlot;
   }
 
-  /** GET with retries on 429, 5xx, timeouts and connection failures. */
+  /**
+   * GET with retries (jittered exponential back-off) on 429, 5xx, timeouts, broken connections and cut answers;
+   * every failed attempt is counted and reported (a rate-limited WARN with counts).
+   */
   async #get(ep: Endpoint, path: string, signal: AbortSignal | undefined): Promise<unknown> {
     const attempts = this.#opts.maxAttempts ?? beaconClientDefaults.maxAttempts;
-    const base = this.#opts.retryBaseDelayMs ?? beaconClientDefaults.retryBaseDelayMs;
+    const baseMs = this.#opts.retryBaseDelayMs ?? beaconClientDefaults.retryBaseDelayMs;
+    const maxMs = this.#opts.retryMaxDelayMs ?? beaconClientDefaults.retryMaxDelayMs;
     for (let n = 1; ; n++) {
       try {
         return await this.#getOnce(ep, path, signal);
       } catch (err) {
-        const transient = !(err instanceof HttpStatusError) || TRANSIENT(err.status);
+        const transient =
+          err instanceof HttpStatusError ? TRANSIENT(err.status) : (err as TernError).code !== 'BEACON_BAD_RESPONSE';
         const aborted = signal?.aborted || this.#signal?.aborted;
-        if (!transient || aborted || n >= attempts || (err as TernError).code === 'BEACON_BAD_RESPONSE') throw err;
-        const delay = base * 2 ** (n - 1);
+        if (!transient || aborted) throw err;
+        const retry = n < attempts;
+        this.#faults.fault(path.split('?')[0] as string, err, retry);
+        if (!retry) throw err;
+        const delay = backoffDelay(n, { baseMs, maxMs });
         this.#logger.debug('Retrying beacon request', { path, attempt: n, delayMs: delay });
         await new Promise((r) => setTimeout(r, delay));
       }
@@ -354,7 +372,7 @@ export class BeaconClient implements BlobSource {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new TernError('BEACON_BAD_RESPONSE', `GET ${path}: answer is not JSON`, { severity: 'temporary' });
+      throw new TernError(GARBLED, `GET ${path}: answer is not JSON (cut short?)`, { severity: 'temporary' });
     }
   }
 }

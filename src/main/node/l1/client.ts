@@ -16,6 +16,7 @@ import { decodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js
 import { decodeTransaction } from '../../primitives/tx/decode.js';
 import { RpcError, RpcErrorCode, RpcTransportError, RpcTransportErrorCode } from '../../protocol/jsonrpc/errors.js';
 import { LruCache } from './cache.js';
+import { FaultReport } from './faultReport.js';
 import type { BlockLabel, Hex, L1BlockInfo, L1BlockRef, L1CallOptions, L1Source, L1Transaction } from './interface.js';
 import { RequestLimiter } from './limiter.js';
 import { blockReceiptsParams, RECEIPTS_METHODS, type ReceiptsMethod, type RpcKind } from './receiptsMethod.js';
@@ -66,8 +67,6 @@ export const l1ClientDefaults = {
   retryMaxDelayMs: 5000,
 } satisfies Partial<L1ClientOptions>;
 
-/** The failing-L1 WARN is said at most this often, with the counts since the last one. */
-const FAULT_REPORT_MS = 10_000;
 /** A block read ahead by number is used within this long, or fetched again (the chain may have moved). */
 const PREFETCH_TTL_MS = 30_000;
 
@@ -133,11 +132,12 @@ export class L1Client implements L1Source {
   readonly #ahead = new Map<number, { at: number; info: Promise<L1BlockInfo> }>();
   /** The highest `latest` block seen: reading ahead never goes past it. */
   #latestSeen = -1;
-  readonly #faults = { failures: 0, retried: 0, gaveUp: 0, lastErr: '', lastMethod: '', lastReport: 0, reported: 0 };
+  readonly #faults: FaultReport;
 
   constructor(opts: L1ClientOptions, deps: L1ClientDeps) {
     this.#opts = opts;
     this.#logger = deps.logger.child('l1');
+    this.#faults = new FaultReport(this.#logger, 'L1 RPC requests failing, retrying', 'lastMethod');
     this.#metrics = deps.metrics;
     this.#rpc = new RpcClient(
       {
@@ -469,30 +469,9 @@ export class L1Client implements L1Source {
     }
   }
 
-  /** Counts a failed attempt; a WARN at once for the first, then at most every 10 s with the counts since. */
+  /** Counts a transient failed attempt (a WARN at once for the first, then at most every 10 s with counts). */
   #fault(method: string, err: unknown, retried: boolean): void {
-    if (!isTransient(err)) return;
-    const f = this.#faults;
-    f.failures++;
-    if (retried) f.retried++;
-    else f.gaveUp++;
-    f.lastErr = err instanceof Error ? err.message : String(err);
-    f.lastMethod = method;
-    const now = performance.now();
-    if (f.reported > 0 && now - f.lastReport < FAULT_REPORT_MS) return;
-    this.#logger.warn('L1 RPC requests failing, retrying', {
-      failures: f.failures,
-      retried: f.retried,
-      gaveUp: f.gaveUp,
-      sinceMs: f.reported === 0 ? 0 : Math.round(now - f.lastReport),
-      lastMethod: f.lastMethod,
-      lastErr: f.lastErr,
-    });
-    f.reported++;
-    f.lastReport = now;
-    f.failures = 0;
-    f.retried = 0;
-    f.gaveUp = 0;
+    if (isTransient(err)) this.#faults.fault(method, err, retried);
   }
 
   async #call(method: string, params: unknown[], opts: L1CallOptions): Promise<unknown> {

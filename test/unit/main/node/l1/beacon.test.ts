@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
+import { startFaultProxy } from '../../../../../src/main/devnet/faultProxy.js';
 import { BeaconClient, type BeaconClientOptions } from '../../../../../src/main/node/l1/beacon.js';
 import { InlineBlobVerifier } from '../../../../../src/main/node/l1/blobVerifierInline.js';
 import type { Hex, IndexedBlobHash, L1BlockRef } from '../../../../../src/main/node/l1/interface.js';
@@ -204,6 +205,47 @@ describe('BeaconClient', () => {
     const c = await client(main, { maxAttempts: 3 });
     expect((await c.getBlobs(REF, [HASHES[0] as IndexedBlobHash])).map(hex)).toEqual([SIDECARS[0]?.blob]);
     expect(await c.getBlobs(REF, [])).toEqual([]);
+  });
+
+  it('gets every blob through 429/5xx, resets and cut answers; counts each failed attempt in a rate-limited WARN', async () => {
+    const main = await startNode(SIDECARS);
+    nodes.push(main);
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const proxy = await startFaultProxy(main.url, { errorRate: 0.25, resetRate: 0.1, truncateRate: 0.1 }, { random });
+    const lines: string[] = [];
+    const warnLogger = createLogger({
+      level: 'warn',
+      format: 'json',
+      stream: { write: (l: string) => lines.push(l) },
+    }).logger;
+    try {
+      const c = new BeaconClient(
+        { url: proxy.url, retryBaseDelayMs: 1, retryMaxDelayMs: 4, maxAttempts: 12 },
+        { logger: warnLogger, verifier },
+      );
+      await c.start();
+      for (let i = 0; i < 12; i++) {
+        const h = HASHES[i % HASHES.length] as IndexedBlobHash;
+        const [blob] = await c.getBlobs(REF, [h]);
+        expect(hex(blob as Uint8Array)).toBe(SIDECARS[i % HASHES.length]?.blob);
+      }
+      const injected = proxy.counts.errors + proxy.counts.resets + proxy.counts.truncated;
+      expect(proxy.counts.truncated).toBeGreaterThan(0);
+      expect(proxy.counts.resets).toBeGreaterThan(0);
+      const warns = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'Beacon requests failing, retrying');
+      // The first failure is said at once; the rest are counted for the next WARN (at most one per 10 s).
+      expect(warns).toHaveLength(1);
+      expect(warns[0]).toMatchObject({ failures: 1, retried: 1, gaveUp: 0 });
+      expect(typeof warns[0].lastPath).toBe('string');
+      expect(injected).toBeGreaterThan(5);
+      expect(lines.some((l) => l.includes('Could not get blobs'))).toBe(false);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses a malformed --l1.beacon-header', () => {
