@@ -11,6 +11,7 @@ import { accountFor, devAccounts, seedL1DeveloperKeystore } from './accounts.js'
 import { DA_SERVER_NAME, daServerArgs, devnetAltDaSection } from './altDa.js';
 import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
+import { type FaultProxy, type Faults, startFaultProxy } from './faultProxy.js';
 import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson, type ScheduledUpgrades } from './genesis.js';
 import { type NodeP2P, nodeP2P } from './p2p.js';
 import { freePorts } from './ports.js';
@@ -54,6 +55,11 @@ export interface DevnetOptions {
     daServer?: readonly string[];
   };
   capabilities: Capabilities;
+  /**
+   * Replicas read layer 1 (RPC and beacon) through fault proxies with these faults (latency, 429/5xx, resets, cut
+   * answers): the reliability suite's flaky L1. The sequencer and the batcher use layer 1 directly.
+   */
+  replicaFaults?: Faults | undefined;
 }
 
 export interface DevnetDeps {
@@ -123,6 +129,7 @@ export class Devnet {
   readonly #restarting = new Set<ManagedProcess>();
   #stopping: Promise<void> | undefined;
   #beaconProxy: BeaconProxy | undefined;
+  #faultProxies: { l1Rpc: FaultProxy; beacon: FaultProxy } | undefined;
   #info: DevnetInfo | undefined;
   #resolveDeath!: (d: { name: string; exit: ExitInfo }) => void;
   /** Resolves when a child dies on its own (not while stopping). */
@@ -139,6 +146,11 @@ export class Devnet {
 
   get info(): DevnetInfo | undefined {
     return this.#info;
+  }
+
+  /** The replicas' fault proxies (with their counts) when `replicaFaults` is set. */
+  get faultProxies(): { l1Rpc: FaultProxy; beacon: FaultProxy } | undefined {
+    return this.#faultProxies;
   }
 
   get processes(): readonly ManagedProcess[] {
@@ -299,7 +311,20 @@ export class Devnet {
       daServer = { url: daUrl, pid: p.pid, command: [...o.programs.daServer, ...args] };
       this.deps.print(`  DA server answers at ${daUrl}`);
     }
+    if (o.replicaFaults !== undefined) {
+      this.#faultProxies = {
+        l1Rpc: await startFaultProxy(l1Rpc, o.replicaFaults, { host: o.host }),
+        beacon: await startFaultProxy(beacon, o.replicaFaults, { host: o.host }),
+      };
+      this.deps.print(
+        `  replicas read layer 1 through fault proxies: RPC ${this.#faultProxies.l1Rpc.url}, beacon ${this.#faultProxies.beacon.url}`,
+      );
+    }
     const nodeContext = {
+      replicaL1:
+        this.#faultProxies === undefined
+          ? undefined
+          : { l1Rpc: this.#faultProxies.l1Rpc.url, beacon: this.#faultProxies.beacon.url },
       daServer: daServer?.url,
       l1Rpc,
       beacon,
@@ -650,6 +675,8 @@ export class Devnet {
         await Promise.all(this.#procs.filter((p) => tier(p.spec.name) === t).map((p) => p.stop(graceMs)));
       }
       await this.#beaconProxy?.close();
+      await this.#faultProxies?.l1Rpc.close();
+      await this.#faultProxies?.beacon.close();
     })();
     return this.#stopping;
   }

@@ -51,6 +51,8 @@ export interface RollupNodeContext {
   p2pPeers?: readonly string[] | undefined;
   /** The DA server's URL (tern-devnet --da altda). */
   daServer?: string | undefined;
+  /** Where replicas read layer 1 instead (the fault proxies of the reliability suite); the sequencer never does. */
+  replicaL1?: { l1Rpc: string; beacon: string } | undefined;
 }
 
 /** tern-node for `n` (its RPC port and metrics port set), over HTTP to its engine unless in-process. */
@@ -64,9 +66,10 @@ export function rollupNodeArgs(n: RoleNode, c: RollupNodeContext): string[] {
           ...builtArgs(c.caps, 'node', [['rpc.enable-admin']]),
         ]
       : [];
+  const l1 = n.role === 'replica' && c.replicaL1 !== undefined ? c.replicaL1 : c;
   return [
-    `--l1=${c.l1Rpc}`,
-    `--l1.beacon=${c.beacon}`,
+    `--l1=${l1.l1Rpc}`,
+    `--l1.beacon=${l1.beacon}`,
     ...(c.inProcess ? [] : [`--l2=${n.engine}`, `--l2.jwt-secret=${n.jwtSecret}`]),
     `--rollup.config=${c.rollupConfig}`,
     `--rollup.l1-chain-config=${c.l1Genesis}`,
