@@ -13,6 +13,7 @@ import { createNodeRpcServer } from '../../common/rpc/listeners.js';
 import { RpcRegistry } from '../../common/rpc/registry.js';
 import { buildInfo } from '../../common/version.js';
 import { knownL1ChainConfig, resolveL1ChainConfig } from '../../networks/l1ChainConfig.js';
+import { registryNetwork } from '../../networks/registry.js';
 import { loadNetworkRollupConfig } from '../../networks/rollupConfig.js';
 import type { L2BlockRef, L1BlockRef as RollupL1Ref } from '../../primitives/rollup/blockRef.js';
 import {
@@ -193,7 +194,14 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   const signal = lifecycle.signal;
   const config = loadRollupConfig(options.rollupConfig);
   const l1ChainConfig = loadL1ChainConfig(options.l1ChainConfigPath, config, logger);
-  const dependencySet = readDependencySet(options.interop, logger);
+  const { path: rollupPath, network } = options.rollupConfig;
+  const dependencySet = readDependencySet(
+    options.interop,
+    logger,
+    (rollupPath === undefined || rollupPath === '') && network !== undefined && network !== ''
+      ? { network, dependencies: registryNetwork(network)?.chain.interop?.dependencies }
+      : undefined,
+  );
   logger.info('Rollup config', {
     l2ChainId: config.l2ChainId.toString(),
     l1ChainId: config.l1ChainId.toString(),

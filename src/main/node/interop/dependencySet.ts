@@ -131,6 +131,28 @@ export function parseDependencySet(json: unknown): DependencySet {
   return new DependencySet(deps, expiry);
 }
 
+/**
+ * A bundled network's dependency set, from its registry [interop.dependencies] section (chain ids only), as
+ * op-supervisor's registry loader builds it: every chain active and initiating from time 0 and the default expiry
+ * window. The registry gives no chain indexes; each chain gets its position in ascending chain-id order.
+ */
+export function dependencySetFromRegistry(
+  network: string,
+  dependencies: Readonly<Record<string, unknown>>,
+): DependencySet {
+  const ids = Object.keys(dependencies).map((key) => {
+    try {
+      return parseChainId(key);
+    } catch (err) {
+      throw new UsageError(`the registry's dependency set of ${network}: ${(err as Error).message}`);
+    }
+  });
+  ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return new DependencySet(
+    new Map(ids.map((id, chainIndex) => [id, { chainIndex, activationTime: 0n, historyMinTime: 0n }])),
+  );
+}
+
 /** Reads --interop.dependency-set; every problem is a UsageError naming the file. */
 export function loadDependencySet(path: string): DependencySet {
   let text: string;

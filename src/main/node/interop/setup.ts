@@ -14,7 +14,7 @@ import type { RollupConfig } from '../../primitives/rollup/config.js';
 import type { EngineController } from '../engine/engineController.js';
 import type { Engine } from '../engine/interface.js';
 import { registerInteropApi } from './api.js';
-import { type DependencySet, loadDependencySet } from './dependencySet.js';
+import { type DependencySet, dependencySetFromRegistry, loadDependencySet } from './dependencySet.js';
 import { type ManagedL1, ManagedNode } from './managedNode.js';
 
 const WHAT = 'interop JWT secret';
@@ -70,10 +70,26 @@ export interface Interop {
   rpcAddress: RpcServerAddress | undefined;
 }
 
-/** The dependency set alone (read early, so a bad file stops startup before anything connects). */
-export function readDependencySet(opts: InteropOptions, logger: Logger): DependencySet | undefined {
+/**
+ * The dependency set alone (read early, so a bad file stops startup before anything connects): the
+ * --interop.dependency-set file, else the registry's [interop] section of the --network chain when it has one (as
+ * op-node does for a predefined network), else none.
+ */
+export function readDependencySet(
+  opts: InteropOptions,
+  logger: Logger,
+  registry?: { network: string; dependencies: Readonly<Record<string, unknown>> | undefined },
+): DependencySet | undefined {
   const path = opts.dependencySetPath?.trim();
-  if (path === undefined || path === '') return undefined;
+  if (path === undefined || path === '') {
+    if (registry?.dependencies === undefined) return undefined;
+    const ds = dependencySetFromRegistry(registry.network, registry.dependencies);
+    logger.info('Using the registry dependency set of the network', {
+      network: registry.network,
+      chains: ds.chains().map(String).join(','),
+    });
+    return ds;
+  }
   const ds = loadDependencySet(path);
   logger.info('Loaded interop dependency set', {
     path,

@@ -270,6 +270,40 @@ describe('interop managed mode (scripted supervisor)', () => {
     expect(off.rpcAddress).toBeUndefined();
   });
 
+  it("uses the registry's [interop] section of a --network chain when no file is given; the file wins", async () => {
+    const { readDependencySet } = await import('../../../../../src/main/node/interop/setup.js');
+    const { registryNetwork } = await import('../../../../../src/main/networks/registry.js');
+    // rehearsal-0-bn-0 and -1 list each other (superchain-registry configs/rehearsal-0-bn/*.toml [interop]).
+    for (const network of ['rehearsal-0-bn-0-rehearsal-0-bn', 'rehearsal-0-bn-1-rehearsal-0-bn']) {
+      const deps = registryNetwork(network)?.chain.interop?.dependencies;
+      const none = parseSettings(NODE_PROGRAM, { argv: [], env: {} });
+      const set = readDependencySet(replicaOptions(none).interop, logger, { network, dependencies: deps });
+      expect(set?.chains(), network).toEqual([420120009n, 420120010n]);
+      expect(set?.dependency(420120009n)).toEqual({ chainIndex: 0, activationTime: 0n, historyMinTime: 0n });
+      expect(set?.chainIdFromIndex(1)).toBe(420120010n);
+      expect(set?.messageExpiryWindow()).toBe(604_800n);
+    }
+    // A chain without an [interop] section has none; an explicit file replaces the registry's.
+    const op = registryNetwork('op-sepolia');
+    expect(op).toBeDefined();
+    const none = parseSettings(NODE_PROGRAM, { argv: [], env: {} });
+    expect(
+      readDependencySet(replicaOptions(none).interop, logger, {
+        network: 'op-sepolia',
+        dependencies: op?.chain.interop?.dependencies,
+      }),
+    ).toBeUndefined();
+    const ds = join(dir, 'depset-override.json');
+    writeFileSync(ds, JSON.stringify({ dependencies: { '420120009': { chainIndex: 7 } } }));
+    const file = parseSettings(NODE_PROGRAM, { argv: ['--interop.dependency-set', ds], env: {} });
+    const fromFile = readDependencySet(replicaOptions(file).interop, logger, {
+      network: 'rehearsal-0-bn-0-rehearsal-0-bn',
+      dependencies: { '420120009': {}, '420120010': {} },
+    });
+    expect(fromFile?.chains()).toEqual([420120009n]);
+    expect(fromFile?.dependency(420120009n)?.chainIndex).toBe(7);
+  });
+
   it('sends events for new unsafe and derived blocks', async () => {
     await start();
     const s = await connect();
