@@ -1,6 +1,11 @@
 // L1 traversal (derivation.md "L1 Traversal"): yields the current L1 block once, then advances to the next one by
 // number, detecting L1 reorgs by parent hash and applying the block's SystemConfig updates, so L1 retrieval
 // always authenticates batchers with the config of the exact block it reads.
+//
+// Managed mode (interop, op-node's L1TraversalManaged): the traversal never looks for the next L1 block itself; a
+// supervisor hands it over (interop_provideL1) once derivation has exhausted the current one. A handed-over block
+// that is not the next by number is dropped (the supervisor is told again that L1 is exhausted and sends the right
+// one); one that does not build on the current block is an L1 reorg, a reset.
 import type { Logger } from '../../common/logger/index.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
@@ -20,13 +25,23 @@ export class L1Traversal {
   private done = false;
   private sysCfg: SystemConfig | undefined;
   private readonly log: Logger;
+  /** Managed mode: the next L1 block the supervisor handed over, not yet taken. */
+  private provided: L1BlockRef | undefined;
 
   constructor(
     private readonly cfg: RollupConfig,
     private readonly l1: L1TraversalProvider,
     deps: StageDeps = {},
+    /** Managed mode: the next L1 block comes only from provideNextL1. */
+    readonly managed = false,
   ) {
     this.log = stageLogger(deps, 'l1-traversal');
+  }
+
+  /** Managed mode: the supervisor's next L1 block, taken at the next advanceOrigin. */
+  provideNextL1(next: L1BlockRef): void {
+    if (!this.managed) throw new Error('provideNextL1 needs a managed L1 traversal');
+    this.provided = next;
   }
 
   origin(): L1BlockRef | undefined {
@@ -54,16 +69,31 @@ export class L1Traversal {
     const cur = this.block;
     if (cur === undefined) throw resetError('DERIVE_NOT_RESET', 'L1 traversal used before reset');
     let next: L1BlockRef;
-    try {
-      next = await this.l1.blockRefByNumber(cur.number + 1);
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 'L1_NOT_FOUND') {
-        this.log.debug('next L1 block not available yet', { number: cur.number + 1 });
+    if (this.managed) {
+      const provided = this.provided;
+      if (provided === undefined) return false;
+      if (provided.number !== cur.number + 1) {
+        this.provided = undefined;
+        this.log.warn('Received signal for L1 block, but needed different block', {
+          current: cur.number,
+          next: provided.number,
+        });
         return false;
       }
-      throw err;
+      next = provided;
+    } else {
+      try {
+        next = await this.l1.blockRefByNumber(cur.number + 1);
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 'L1_NOT_FOUND') {
+          this.log.debug('next L1 block not available yet', { number: cur.number + 1 });
+          return false;
+        }
+        throw err;
+      }
     }
     if (next.parentHash !== cur.hash) {
+      this.provided = undefined;
       throw resetError(
         'L1_REORG',
         `detected L1 reorg: block ${next.number} (${next.hash}) has parent ${next.parentHash}, not ${cur.hash}`,
@@ -77,11 +107,13 @@ export class L1Traversal {
     this.sysCfg = sc;
     this.block = next;
     this.done = false;
+    this.provided = undefined;
     return true;
   }
 
   /** Starts over at `base` with the system config that applies there. */
   reset(base: L1BlockRef, sysCfg: SystemConfig): void {
+    this.provided = undefined;
     this.block = base;
     this.done = false;
     this.sysCfg = cloneSystemConfig(sysCfg);

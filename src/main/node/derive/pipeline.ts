@@ -64,6 +64,8 @@ export interface PipelineOptions {
   bytecode?: BytecodeSource | undefined;
   /** Alt-DA mode: commitments in batcher data are resolved through the DA server. */
   altDa?: AltDaInputs | undefined;
+  /** Interop managed mode: L1 blocks come from the supervisor (traversal.provideNextL1), not from L1 itself. */
+  managedL1?: boolean | undefined;
 }
 
 export interface PipelineDeps {
@@ -135,7 +137,7 @@ export class DerivationPipeline {
   ) {
     const stageDeps = deps.logger === undefined ? {} : { logger: deps.logger.child('derive') };
     this.log = stageLogger(stageDeps, 'pipeline');
-    this.traversal = new L1Traversal(cfg, providers.l1, stageDeps);
+    this.traversal = new L1Traversal(cfg, providers.l1, stageDeps, opts.managedL1 ?? false);
     this.retrieval = new L1Retrieval(cfg, this.traversal, providers.l1, providers.blobs, stageDeps, opts.altDa);
     this.frameQueue = new FrameQueue(cfg, this.retrieval, stageDeps);
     this.channels = new ChannelMux(cfg, this.frameQueue, stageDeps);

@@ -59,6 +59,16 @@ export interface DriverProviders {
   safeDb: SafeHeadStore;
 }
 
+/**
+ * Where derivation stands on L1 after a step (op-node's DeriverL1StatusEvent and ExhaustedL1Event): the origin moved
+ * to a new L1 block, or every L1 block available was read. `lastL2` is the block derivation builds on.
+ */
+export interface DerivationL1Event {
+  kind: 'originAdvanced' | 'exhausted';
+  origin: L1BlockRef;
+  lastL2: L2BlockRef;
+}
+
 export interface DriverDeps {
   logger: Logger;
   metrics?: DriverMetrics | undefined;
@@ -112,6 +122,7 @@ export class Driver {
   /** Why the next reset happens (reported to reset listeners). */
   #resetReason = 'reset requested';
   readonly #resetListeners = new Set<(reason: string) => void>();
+  readonly #l1Listeners = new Set<(e: DerivationL1Event) => void>();
 
   constructor(cfg: RollupConfig, opts: DriverOptions, providers: DriverProviders, deps: DriverDeps) {
     this.#cfg = cfg;
@@ -163,6 +174,17 @@ export class Driver {
   onReset(listener: (reason: string) => void): () => void {
     this.#resetListeners.add(listener);
     return () => this.#resetListeners.delete(listener);
+  }
+
+  /** Calls `listener` after every step that moved the origin or found L1 exhausted; returns the remover. */
+  onDerivationL1(listener: (e: DerivationL1Event) => void): () => void {
+    this.#l1Listeners.add(listener);
+    return () => this.#l1Listeners.delete(listener);
+  }
+
+  /** Ends an idle wait now (new L1 input arrived from elsewhere, e.g. the interop supervisor's provideL1). */
+  wake(): void {
+    this.#wake?.();
   }
 
   /** Asks for a derivation and engine reset (admin_resetDerivationPipeline, L1 reorgs seen elsewhere). */
@@ -302,10 +324,16 @@ export class Driver {
 
   /** One derivation step; true when derivation is idle (waiting for L1). */
   async #step(): Promise<boolean> {
-    const result = await this.#p.derivation.step(this.#p.engine.heads.pendingSafe);
-    if (result.kind === 'eof') return true;
+    const lastL2 = this.#p.engine.heads.pendingSafe;
+    const result = await this.#p.derivation.step(lastL2);
+    if (result.kind === 'eof') {
+      const origin = this.#p.derivation.origin();
+      if (origin !== undefined) this.#emitL1({ kind: 'exhausted', origin, lastL2 });
+      return true;
+    }
     if (result.kind === 'progress') {
       const origin = this.#p.derivation.origin();
+      if (origin !== undefined) this.#emitL1({ kind: 'originAdvanced', origin, lastL2 });
       if (origin !== undefined) this.#deps.metrics?.recordL1Ref?.('l1_derived', origin);
       if (origin !== undefined && origin.hash !== this.#loggedOrigin) {
         this.#loggedOrigin = origin.hash;
@@ -315,6 +343,16 @@ export class Driver {
     }
     await this.#onAttributes(result.attributes);
     return false;
+  }
+
+  #emitL1(e: DerivationL1Event): void {
+    for (const listener of this.#l1Listeners) {
+      try {
+        listener(e);
+      } catch (err) {
+        this.#log.warn('Derivation L1 listener failed', { err: err instanceof Error ? err.message : String(err) });
+      }
+    }
   }
 
   async #onAttributes(a: AttributesWithParent): Promise<void> {

@@ -247,7 +247,8 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
   const pipeline = new DerivationPipeline(
     config,
     { l1: derivationL1, blobs, l2: engine },
-    { l1ChainConfig, altDa: altDa?.inputs },
+    // Interop managed mode: the supervisor hands derivation its L1 blocks (interop_provideL1).
+    { l1ChainConfig, altDa: altDa?.inputs, managedL1: options.interop.rpcAddr.trim() !== '' },
     {
       logger,
       decompress: new PooledChannelDecompressor(decompressPool).decompress,
@@ -348,6 +349,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
       driver,
       l1: { blockRefByHash: (hash) => l1.blockRefByHash(hash).then(toRollupRef) },
       derivationOrigin: () => pipeline.origin(),
+      traversal: pipeline.traversal,
       blockReceipts: engine instanceof HttpEngine ? (hash) => engine.blockReceipts(hash) : undefined,
     },
     dependencySet,

@@ -1,9 +1,11 @@
 // Managed mode (op-node's rollup/interop/managed): the node serves a supervisor the data it needs to verify
 // cross-chain messages and follows the supervisor's cross-unsafe, cross-safe and finality decisions.
 //
-// Outgoing events (one of the fields set, op-supervisor's ManagedEvent): `unsafeBlock` when the unsafe head moves,
-// `derivationUpdate` when a block is derived from L1 (local-safe), `reset` when derivation resets; all only for
-// blocks at or after the interop fork. Incoming decisions are kept here (cross-unsafe, cross-safe and its L1
+// Outgoing events (op-supervisor's ManagedEvent): `unsafeBlock` when the unsafe head moves, `derivationUpdate` when
+// a block is derived from L1 (local-safe), `derivationUpdate` with `derivationOriginUpdate` when derivation moves
+// to a new L1 block, all three only for blocks at or after the interop fork; `exhaustL1` when derivation has read
+// every L1 block it has, `reset` when derivation resets. In managed mode derivation reads only the L1 blocks the
+// supervisor hands over (provideL1, answering exhaustL1), as op-node's managed L1 traversal does. Incoming decisions are kept here (cross-unsafe, cross-safe and its L1
 // source, finalized), reported through optimism_syncStatus, and the cross-safe and finalized blocks become the
 // engine's forkchoice safe and finalized labels (the engine controller's managed heads).
 import type { Logger } from '../../common/logger/index.js';
@@ -64,6 +66,8 @@ export interface ManagedNodeDeps {
   logger: Logger;
   /** eth_getBlockReceipts of an L2 block, when the engine offers it. */
   blockReceipts?: ((hash: string) => Promise<unknown>) | undefined;
+  /** Hands the supervisor's next L1 block to derivation's managed L1 traversal and wakes the driver. */
+  provideL1?: ((next: L1BlockRef) => void) | undefined;
 }
 
 /** The four fields of op-node's eth.BlockRef taken from an L2 reference. */
@@ -88,6 +92,9 @@ export class ManagedNode {
   #crossSafeSource: L1BlockRef | undefined;
   #finalized: L2BlockRef | undefined;
   #lastProvidedL1: L1BlockRef | undefined;
+  /** The last origin and exhausted L1 block reported, so each is sent once (op-node dedupes them the same way). */
+  #lastOriginSent: string | undefined;
+  #lastExhaustedSent: string | undefined;
 
   constructor(deps: ManagedNodeDeps) {
     this.#d = deps;
@@ -127,8 +134,29 @@ export class ManagedNode {
     this.events.send({ derivationUpdate: { source: l1RefJson(source), derived: blockRefOf(ref) } });
   }
 
-  /** Derivation reset (an L1 reorg, or a forced reset). */
+  /** Derivation moved to a new L1 block (op-node's DeriverL1StatusEvent). */
+  onOriginAdvanced(origin: L1BlockRef, lastL2: L2BlockRef): void {
+    if (!isInterop(this.#d.config, lastL2.timestamp)) return;
+    const id = `${origin.number}:${origin.hash}`;
+    if (this.#lastOriginSent === id) return;
+    this.#lastOriginSent = id;
+    const source = l1RefJson(origin);
+    this.events.send({ derivationUpdate: { source, derived: blockRefOf(lastL2) }, derivationOriginUpdate: source });
+  }
+
+  /** Derivation read every L1 block it has (op-node's ExhaustedL1Event): the supervisor answers with provideL1. */
+  onExhaustedL1(origin: L1BlockRef, lastL2: L2BlockRef): void {
+    const id = `${origin.number}:${origin.hash}`;
+    if (this.#lastExhaustedSent === id) return;
+    this.#lastExhaustedSent = id;
+    this.#log.info('Exhausted L1 data', { derivedFrom: origin.number, derived: lastL2.number });
+    this.events.send({ exhaustL1: { source: l1RefJson(origin), derived: blockRefOf(lastL2) } });
+  }
+
+  /** Derivation reset (an L1 reorg, or a forced reset): the same L1 blocks may be reported again. */
   onReset(reason: string): void {
+    this.#lastOriginSent = undefined;
+    this.#lastExhaustedSent = undefined;
     this.events.send({ reset: reason });
   }
 
@@ -355,9 +383,10 @@ export class ManagedNode {
     this.#d.driver.requestReset();
   }
 
-  /** The supervisor hands over the next L1 block; tern-node's L1 traversal follows L1 itself, so it is recorded. */
+  /** The supervisor hands over the next L1 block: derivation's managed L1 traversal reads it next. */
   provideL1(next: BlockRefParam): void {
     this.#log.info('Received next L1 block', { number: next.number, hash: next.hash });
     this.#lastProvidedL1 = next;
+    this.#d.provideL1?.(next);
   }
 }

@@ -11,6 +11,7 @@ import { RpcRegistry } from '../../common/rpc/registry.js';
 import { obtainHex32File } from '../../common/secretFile.js';
 import type { L1BlockRef } from '../../primitives/rollup/blockRef.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
+import type { DerivationL1Event } from '../driver/driver.js';
 import type { EngineController } from '../engine/engineController.js';
 import type { Engine } from '../engine/interface.js';
 import { registerInteropApi } from './api.js';
@@ -57,11 +58,17 @@ export interface InteropContext {
     requestReset(): void;
     /** Derivation resets, with their reason (sent to the supervisor as `reset` events). */
     onReset?(listener: (reason: string) => void): () => void;
+    /** Derivation's origin moves and L1 exhaustion (derivationOriginUpdate and exhaustL1 events). */
+    onDerivationL1?(listener: (e: DerivationL1Event) => void): () => void;
+    /** Ends the driver's idle wait (a provided L1 block is ready). */
+    wake?(): void;
   };
   l1: ManagedL1;
   /** The L1 block derivation is reading (the source of newly derived blocks). */
   derivationOrigin(): L1BlockRef | undefined;
   blockReceipts?: ((hash: string) => Promise<unknown>) | undefined;
+  /** Derivation's managed L1 traversal (pipeline.traversal with managedL1): where provideL1 hands blocks. */
+  traversal?: { provideNextL1(next: L1BlockRef): void } | undefined;
 }
 
 export interface Interop {
@@ -123,6 +130,13 @@ export async function startInterop(ctx: InteropContext, dependencySet?: Dependen
     l1: ctx.l1,
     logger,
     blockReceipts: ctx.blockReceipts,
+    provideL1:
+      ctx.traversal === undefined
+        ? undefined
+        : (next) => {
+            ctx.traversal?.provideNextL1(next);
+            ctx.driver.wake?.();
+          },
   });
   const unlisten = ctx.controller.onHeadsChanged((prev, next) => {
     managed.onHeads(prev, next);
@@ -132,9 +146,13 @@ export async function startInterop(ctx: InteropContext, dependencySet?: Dependen
     }
   });
   const unlistenReset = ctx.driver.onReset?.((reason) => managed.onReset(reason));
+  const unlistenL1 = ctx.driver.onDerivationL1?.((e) =>
+    e.kind === 'exhausted' ? managed.onExhaustedL1(e.origin, e.lastL2) : managed.onOriginAdvanced(e.origin, e.lastL2),
+  );
   lifecycle.onStop('interop events', async () => {
     unlisten();
     unlistenReset?.();
+    unlistenL1?.();
   });
 
   const registry = new RpcRegistry();

@@ -134,3 +134,70 @@ describe('L1 traversal', () => {
     expect(toHex(t.systemConfig().overhead)).toBe(toHex(sc.overhead));
   });
 });
+
+describe('L1 traversal, managed mode (interop: the supervisor hands over L1 blocks)', () => {
+  function managed(n = 4) {
+    const l1 = new FakeL1(100, 1_000_000);
+    for (let i = 0; i < n; i++) l1.add();
+    const t = new L1Traversal(cfg, l1, {}, true);
+    t.reset(l1.block(100).ref, genesisSc());
+    return { l1, t };
+  }
+
+  it('never looks for the next L1 block itself: without a provided block it stays, however far L1 is', async () => {
+    const { l1, t } = managed(4);
+    expect(t.nextL1Block()).toEqual(l1.block(100).ref);
+    expect(await t.advanceOrigin()).toBe(false);
+    expect(await t.advanceOrigin()).toBe(false);
+    expect(t.origin()).toEqual(l1.block(100).ref);
+    expect(l1.calls).toEqual([]);
+  });
+
+  it('moves to the provided next block (reading its receipts for system config updates), once', async () => {
+    const { l1, t } = managed(4);
+    t.provideNextL1(l1.block(101).ref);
+    expect(await t.advanceOrigin()).toBe(true);
+    expect(t.origin()).toEqual(l1.block(101).ref);
+    expect(t.nextL1Block()).toEqual(l1.block(101).ref);
+    expect(l1.calls).toEqual([`receipts:${l1.block(101).ref.hash}`]);
+    // Taken: the next step waits for the supervisor again.
+    expect(await t.advanceOrigin()).toBe(false);
+    t.provideNextL1(l1.block(102).ref);
+    expect(await t.advanceOrigin()).toBe(true);
+    expect(t.origin()?.number).toBe(102);
+  });
+
+  it('drops a provided block that is not the next by number, and resets on one that does not build on the origin', async () => {
+    const { l1, t } = managed(4);
+    t.provideNextL1(l1.block(103).ref);
+    expect(await t.advanceOrigin()).toBe(false);
+    expect(t.origin()?.number).toBe(100);
+    // Dropped: a retry without a new block does not take it either.
+    expect(await t.advanceOrigin()).toBe(false);
+    const fork = { ...l1.block(101).ref, hash: `0x${'77'.repeat(32)}`, parentHash: `0x${'66'.repeat(32)}` };
+    t.provideNextL1(fork);
+    await expect(t.advanceOrigin()).rejects.toMatchObject({ code: 'L1_REORG', severity: 'reset' });
+    expect(t.origin()?.number).toBe(100);
+  });
+
+  it('keeps the provided block when its receipts cannot be read yet, and takes it on the retry', async () => {
+    const { l1, t } = managed(3);
+    const fetch = l1.fetchReceipts.bind(l1);
+    l1.fetchReceipts = async () => {
+      throw Object.assign(new Error('down'), { code: 'L1_RPC', severity: 'temporary' });
+    };
+    t.provideNextL1(l1.block(101).ref);
+    await expect(t.advanceOrigin()).rejects.toMatchObject({ severity: 'temporary' });
+    l1.fetchReceipts = fetch;
+    expect(await t.advanceOrigin()).toBe(true);
+    expect(t.origin()?.number).toBe(101);
+  });
+
+  it('forgets a provided block at a reset, and refuses provideNextL1 when not managed', async () => {
+    const { l1, t } = managed(3);
+    t.provideNextL1(l1.block(101).ref);
+    t.reset(l1.block(100).ref, genesisSc());
+    expect(await t.advanceOrigin()).toBe(false);
+    expect(() => new L1Traversal(cfg, l1).provideNextL1(l1.block(101).ref)).toThrow(/managed/);
+  });
+});

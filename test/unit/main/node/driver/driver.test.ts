@@ -137,4 +137,50 @@ describe('Driver', () => {
     expect(driver.stopError?.code).toBe('BAD');
     await driver.stop();
   });
+
+  it('tells listeners when L1 is exhausted and when the origin moves, with the L2 block derivation is on', async () => {
+    /** Derives nothing; moves its origin to L1 block 2 when told, then reports L1 exhausted again. */
+    class Managed extends ScriptedDerivation {
+      at = 1;
+      pending = false;
+      steps = 0;
+      override async step(): Promise<StepResult> {
+        this.steps++;
+        if (!this.pending) return { kind: 'eof' };
+        this.pending = false;
+        this.at++;
+        return { kind: 'progress' };
+      }
+      override origin() {
+        return l1(this.at);
+      }
+    }
+    const d = new Managed(0);
+    // An idle wait of a minute: only wake() gets the next step in time.
+    const engine = new FakeEngine(cfg);
+    const ctrl = new EngineController(cfg, engine, { logger });
+    const driver = new Driver(
+      cfg,
+      { syncMode: 'consensus-layer', idlePollMs: 60_000, retryDelayMs: 5 },
+      { l1: l1Source, derivation: d, engine: ctrl, safeDb },
+      { logger },
+    );
+    const seen: string[] = [];
+    const off = driver.onDerivationL1((e) => seen.push(`${e.kind}:${e.origin.number}:${e.lastL2.number}`));
+    driver.start();
+    await until(() => seen.length === 1);
+    expect(seen).toEqual(['exhausted:1:0']);
+    const before = d.steps;
+    d.pending = true;
+    driver.wake();
+    await until(() => seen.length === 3);
+    expect(d.steps).toBeGreaterThan(before);
+    expect(seen).toEqual(['exhausted:1:0', 'originAdvanced:2:0', 'exhausted:2:0']);
+    off();
+    d.pending = true;
+    driver.wake();
+    await until(() => d.at === 3);
+    expect(seen).toHaveLength(3);
+    await driver.stop();
+  });
 });

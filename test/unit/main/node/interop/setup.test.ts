@@ -16,11 +16,15 @@ import { Lifecycle } from '../../../../../src/main/common/lifecycle.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { signJwt } from '../../../../../src/main/common/rpc/jwt.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
+import { L1Traversal } from '../../../../../src/main/node/derive/l1Traversal.js';
+import { systemConfigFromGenesis } from '../../../../../src/main/node/derive/systemConfig.js';
 import type { AttributesWithParent, L1BlockRef } from '../../../../../src/main/node/derive/types.js';
+import type { DerivationL1Event } from '../../../../../src/main/node/driver/driver.js';
 import { EngineController } from '../../../../../src/main/node/engine/engineController.js';
 import { type Interop, startInterop } from '../../../../../src/main/node/interop/setup.js';
 import type { L2BlockRef } from '../../../../../src/main/primitives/rollup/blockRef.js';
 import { decodeDepositTx } from '../../../../../src/main/primitives/tx/deposit/deposit.js';
+import { FakeL1 } from '../derive/l1Fake.js';
 import { attrs, FakeEngine, GENESIS_L1, GENESIS_L2, l1Hash, testConfig } from '../engine/fakeEngine.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -125,7 +129,14 @@ describe('interop managed mode (scripted supervisor)', () => {
     isLastInSpan: true,
   });
 
-  async function start(extraArgs: string[] = []): Promise<void> {
+  async function start(
+    extraArgs: string[] = [],
+    managedL1?: {
+      onDerivationL1: (listener: (e: DerivationL1Event) => void) => () => void;
+      wake: () => void;
+      traversal: { provideNextL1(next: L1BlockRef): void };
+    },
+  ): Promise<void> {
     const settings = parseSettings(NODE_PROGRAM, {
       argv: [
         '--interop.rpc.addr',
@@ -154,7 +165,9 @@ describe('interop managed mode (scripted supervisor)', () => {
             resetListener = undefined;
           };
         },
+        ...(managedL1 === undefined ? {} : { onDerivationL1: managedL1.onDerivationL1, wake: managedL1.wake }),
       },
+      traversal: managedL1?.traversal,
       l1: {
         blockRefByHash: async (hash) => {
           for (let n = 0; n < 10; n++) if (l1(n).hash === hash) return l1(n);
@@ -302,6 +315,73 @@ describe('interop managed mode (scripted supervisor)', () => {
     });
     expect(fromFile?.chains()).toEqual([420120009n]);
     expect(fromFile?.dependency(420120009n)?.chainIndex).toBe(7);
+  });
+
+  it('drives derivation with provideL1: exhaustL1 out, the next L1 block in, derivationOriginUpdate out', async () => {
+    // A managed L1 traversal (derivation's first stage) over a small L1; the "driver" steps it when woken and
+    // reports the outcome, as driver.ts does after each derivation step.
+    const chain = new FakeL1(100, 1_000_000);
+    for (let i = 0; i < 4; i++) chain.add();
+    const traversal = new L1Traversal(cfg, chain, {}, true);
+    traversal.reset(chain.block(100).ref, systemConfigFromGenesis(cfg.genesis.systemConfig));
+    let listener: ((e: DerivationL1Event) => void) | undefined;
+    let steps = 0;
+    const step = async () => {
+      steps++;
+      const moved = await traversal.advanceOrigin();
+      const o = traversal.origin() as L1BlockRef;
+      listener?.({ kind: moved ? 'originAdvanced' : 'exhausted', origin: o, lastL2: genesis });
+    };
+    await start([], {
+      onDerivationL1: (l) => {
+        listener = l;
+        return () => {
+          listener = undefined;
+        };
+      },
+      wake: () => void step(),
+      traversal,
+    });
+    const s = await connect();
+    await s.result('interop_subscribe', ['events']);
+    const g = { hash: genesis.hash, number: 0, parentHash: genesis.parentHash, timestamp: genesis.timestamp };
+    const ref = (n: number) => chain.block(n).ref;
+
+    // Derivation read L1 block 100 and has nothing more: the supervisor hears it once.
+    await step();
+    await step();
+    await s.waitFor(1);
+    expect(s.notifications).toEqual([{ data: { exhaustL1: { source: ref(100), derived: g } } }]);
+    // It never looked for L1 block 101 itself.
+    expect(chain.calls).toEqual([]);
+
+    // The supervisor hands over block 101: derivation moves there and says so, then runs out again.
+    expect(await s.result('interop_provideL1', [ref(101)])).toBeNull();
+    await s.waitFor(2);
+    expect(s.notifications[1]).toEqual({
+      data: { derivationUpdate: { source: ref(101), derived: g }, derivationOriginUpdate: ref(101) },
+    });
+    expect(traversal.origin()).toEqual(ref(101));
+    expect(chain.calls).toEqual([`receipts:${ref(101).hash}`]);
+    await step();
+    await s.waitFor(3);
+    expect(s.notifications[2]).toEqual({ data: { exhaustL1: { source: ref(101), derived: g } } });
+
+    // A block that is not the next one is dropped; derivation stays at 101 and sends nothing new.
+    const before = steps;
+    expect(await s.result('interop_provideL1', [ref(103)])).toBeNull();
+    while (steps === before) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(traversal.origin()).toEqual(ref(101));
+    expect(s.notifications).toHaveLength(3);
+    // After a derivation reset the same L1 block is reported again.
+    resetListener?.('reorg');
+    await step();
+    await s.waitFor(5);
+    expect(s.notifications.slice(3)).toEqual([
+      { data: { reset: 'reorg' } },
+      { data: { exhaustL1: { source: ref(101), derived: g } } },
+    ]);
   });
 
   it('sends events for new unsafe and derived blocks', async () => {
