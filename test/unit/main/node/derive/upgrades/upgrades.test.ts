@@ -2,6 +2,7 @@ import { createEVM } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { TernError } from '../../../../../../src/main/common/errors.js';
+import { bedrockCode } from '../../../../../../src/main/devnet/genesis.js';
 import { keccak256 } from '../../../../../../src/main/native/keccak.js';
 import { toHex } from '../../../../../../src/main/node/derive/types.js';
 import { type BytecodeSource, bundledBytecode } from '../../../../../../src/main/node/derive/upgrades/common.js';
@@ -15,10 +16,13 @@ import {
   fjordUpgradeTxs,
 } from '../../../../../../src/main/node/derive/upgrades/fjord.js';
 import {
+  CROSS_L2_INBOX_PROXY,
   crossL2InboxActivationTxs,
   INTEROP_CROSS_L2_INBOX_CODE_HASH,
+  INTEROP_L2_TO_L2_MESSENGER_ADDRESS,
   INTEROP_L2_TO_L2_MESSENGER_CODE_HASH,
   interopUpgradeTxs,
+  L2_TO_L2_MESSENGER_PROXY,
 } from '../../../../../../src/main/node/derive/upgrades/interop.js';
 import {
   EIP2935_CODE_HASH,
@@ -302,5 +306,76 @@ describe('Interop upgrade transactions', () => {
       INTEROP_L2_TO_L2_MESSENGER_CODE_HASH,
     );
     await expectDeployment(inbox[0]!, '0x691300f512e48b463c2617b34eef1a9f82ee7dbf', INTEROP_CROSS_L2_INBOX_CODE_HASH);
+  });
+});
+
+describe('Interop predeploys after their upgrade transactions', () => {
+  const sel = (sig: string) => toHex(keccak256(new TextEncoder().encode(sig))).slice(0, 10);
+  const word = (v: bigint | string) => (typeof v === 'string' ? v.slice(2) : v.toString(16)).padStart(64, '0');
+  /** A genesis-style proxy (contracts-bedrock's Proxy, admin unset) behind `proxy`, upgraded by the given txs. */
+  async function upgraded(txs: DepositTx[], proxy: string) {
+    const evm = await createEVM();
+    const proxyAddr = new Address(Buffer.from(proxy.slice(2), 'hex'));
+    await evm.stateManager.putCode(proxyAddr, Buffer.from(bedrockCode('Proxy').slice(2), 'hex'));
+    for (const tx of txs) {
+      const res = await evm.runCall({
+        caller: new Address(tx.from),
+        ...(tx.to === undefined ? {} : { to: new Address(tx.to) }),
+        data: tx.data,
+        gasLimit: tx.gasLimit,
+      });
+      expect(res.execResult.exceptionError, 'upgrade transaction').toBeUndefined();
+    }
+    const call = (data: string, from = `0x${'11'.repeat(20)}`) =>
+      evm.runCall({
+        caller: new Address(Buffer.from(from.slice(2), 'hex')),
+        to: proxyAddr,
+        data: Buffer.from(data.slice(2), 'hex'),
+        gasLimit: 1_000_000n,
+      });
+    return { evm, call };
+  }
+
+  it('CrossL2Inbox (0x…22) validates a message only when its checksum is in the access list, emitting ExecutingMessage', async () => {
+    const { evm, call } = await upgraded(crossL2InboxActivationTxs(bundledBytecode()), `0x${CROSS_L2_INBOX_PROXY}`);
+    // Identifier {origin, blockNumber, logIndex, timestamp, chainId} and the message hash.
+    const id = word(`0x${'aa'.repeat(20)}`) + word(5n) + word(0n) + word(1_700_000_000n) + word(901n);
+    const msgHash = `0x${'cd'.repeat(32)}`;
+    const args = id + word(msgHash);
+    const sum = await call(`${sel('calculateChecksum((address,uint256,uint256,uint256,uint256),bytes32)')}${args}`);
+    expect(sum.execResult.exceptionError).toBeUndefined();
+    const checksum = toHex(sum.execResult.returnValue);
+    // The spec's checksum entry type: its first byte is 0x03.
+    expect(checksum.slice(0, 4)).toBe('0x03');
+    const validate = `${sel('validateMessage((address,uint256,uint256,uint256,uint256),bytes32)')}${args}`;
+    const cold = await call(validate);
+    expect(cold.execResult.exceptionError).toBeDefined();
+    expect(toHex(cold.execResult.returnValue)).toBe(sel('NotInAccessList()'));
+    evm.journal.addAlwaysWarmSlot(CROSS_L2_INBOX_PROXY, checksum.slice(2));
+    const warm = await call(validate);
+    expect(warm.execResult.exceptionError).toBeUndefined();
+    const logs = warm.execResult.logs ?? [];
+    expect(logs).toHaveLength(1);
+    const [address, topics] = logs[0] as [Uint8Array, Uint8Array[], Uint8Array];
+    expect(toHex(address)).toBe(`0x${CROSS_L2_INBOX_PROXY}`);
+    expect(topics.map(toHex)).toEqual([
+      toHex(keccak256(new TextEncoder().encode('ExecutingMessage(bytes32,(address,uint256,uint256,uint256,uint256))'))),
+      msgHash,
+    ]);
+  });
+
+  it('L2ToL2CrossDomainMessenger (0x…23) answers through its proxy: no sender outside a relay (NotEntered)', async () => {
+    const { call } = await upgraded(interopUpgradeTxs(bundledBytecode()), `0x${L2_TO_L2_MESSENGER_PROXY}`);
+    const sender = await call(sel('crossDomainMessageSender()'));
+    expect(sender.execResult.exceptionError).toBeDefined();
+    expect(toHex(sender.execResult.returnValue)).toBe(sel('NotEntered()'));
+    const version = await call(sel('version()'));
+    expect(version.execResult.exceptionError).toBeUndefined();
+    const ret = version.execResult.returnValue;
+    const len = Number(BigInt(toHex(ret.subarray(32, 64))));
+    expect(new TextDecoder().decode(ret.subarray(64, 64 + len))).toMatch(/^\d+\.\d+\.\d+/);
+    // The proxy now points at the spec's implementation address (ERC-1967 slot, read by the admin: address 0).
+    const impl = await call(sel('implementation()'), `0x${'00'.repeat(20)}`);
+    expect(toHex(impl.execResult.returnValue)).toBe(`0x${word(`0x${INTEROP_L2_TO_L2_MESSENGER_ADDRESS}`)}`);
   });
 });
