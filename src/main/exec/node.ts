@@ -271,7 +271,11 @@ export async function startExecNode(
     importer,
     builder,
     { rollupHalt: opts.rollupHalt },
-    { logger: logger.child('engine'), halt: (reason) => void lifecycle.stop(reason) },
+    {
+      logger: logger.child('engine'),
+      halt: (reason) => void lifecycle.stop(reason),
+      imported: deps.observability?.enabled ? (t) => deps.observability?.chain.recordImport(t) : undefined,
+    },
   );
   registerEngineApi(registry, engine);
   let authAddress: RpcServerAddress | undefined;

@@ -29,7 +29,7 @@ import { invalidParams } from '../../protocol/engine/types.js';
 import { RpcError, RpcErrorCode } from '../../protocol/jsonrpc/errors.js';
 import type { BlockBuilder, BuiltBlock } from '../chain/builder.js';
 import type { ChainStore } from '../chain/chainStore.js';
-import type { BlockImporter } from '../chain/importer.js';
+import type { BlockImporter, ImportTimings } from '../chain/importer.js';
 
 /** Methods this engine serves (engine_exchangeCapabilities). */
 export const ENGINE_CAPABILITIES: readonly string[] = [
@@ -81,6 +81,8 @@ export interface EngineApiDeps {
   logger: Logger;
   /** Called when --rollup.halt asks the engine to stop (the node shuts down). */
   halt?: ((reason: string) => void) | undefined;
+  /** Each payload executed and stored by newPayload, with its stage times (the chain/* timers). */
+  imported?: ((timings: ImportTimings) => void) | undefined;
 }
 
 const isZero = (b: Uint8Array) => b.every((x) => x === 0);
@@ -257,7 +259,10 @@ export class EngineApi {
     const built = this.findBuilt(hash);
     try {
       if (built) await this.importer.persistSide(built);
-      else await this.importer.insertBlock(block);
+      else {
+        const r = await this.importer.insertBlock(block);
+        if (r.status === 'imported') this.deps.imported?.(r.timings);
+      }
     } catch (e) {
       if (e instanceof TernError && (e.code === 'BLOCK_INVALID' || e.code.startsWith('HEADER_'))) {
         this.markInvalid(hash, payload.parentHash);

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ImportTimings } from '../../../../../src/main/exec/chain/importer.js';
 import { openStagePools } from '../../../../../src/main/exec/chain/stagePools.js';
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
 import type { EngineApi } from '../../../../../src/main/exec/engine/api.js';
@@ -77,7 +78,8 @@ describe('openStagePools', () => {
 describe.each(['inline', 'worker'] as const)('newPayload with the import stages %s', (stages) => {
   it('imports back-to-back payloads; a wrong state root rejects its block, which is not stored', async () => {
     const src = await engineFixture();
-    const node = await engineFixture({ stages });
+    const imported: ImportTimings[] = [];
+    const node = await engineFixture({ stages, imported: (t) => imported.push(t) });
     try {
       const payloads = await chainOf(src, 4);
       const [p1, p2, p3, p4] = payloads as [ExecutionPayload, ExecutionPayload, ExecutionPayload, ExecutionPayload];
@@ -111,6 +113,10 @@ describe.each(['inline', 'worker'] as const)('newPayload with the import stages 
         expect((await node.api.forkchoiceUpdated(3, fc(p.blockHash))).payloadStatus.status).toBe('VALID');
       }
       expect(hex(node.store.head().hash)).toBe(hex(p4.blockHash));
+      // The chain/* timers are fed for the four executed blocks (not for the rejected one or known payloads).
+      expect(await node.api.newPayload(3, p4, [], BEACON)).toMatchObject({ status: 'VALID' });
+      expect(imported).toHaveLength(4);
+      for (const t of imported) expect(t.execution).toBeGreaterThan(0);
       expect(hex(node.store.head().header.stateRoot)).toBe(hex(src.store.head().header.stateRoot));
     } finally {
       await node.close();

@@ -11,7 +11,7 @@ import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
 import { openStagePools } from '../../../../../src/main/exec/chain/stagePools.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
-import { EngineApi, type EngineApiOptions } from '../../../../../src/main/exec/engine/api.js';
+import { EngineApi, type EngineApiDeps, type EngineApiOptions } from '../../../../../src/main/exec/engine/api.js';
 import type { PendingTx, TxPool } from '../../../../../src/main/exec/txpool/interface.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
 import type { PayloadAttributes } from '../../../../../src/main/protocol/engine/types.js';
@@ -105,6 +105,7 @@ export async function engineFixture(
     halt?: (r: string) => void;
     /** 'worker': an LMDB database with senders on the recovery pool and roots on the trie hasher's thread. */
     stages?: 'inline' | 'worker';
+    imported?: EngineApiDeps['imported'];
   } = {},
 ): Promise<EngineFixture> {
   const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -119,7 +120,7 @@ export async function engineFixture(
     await BlockImporter.create(store, stages.senders, logger, { hasher: stages.hasher }),
     await BlockBuilder.create(store, stages.senders, { logger, pool }),
     opts,
-    { logger, halt: opts.halt },
+    { logger, halt: opts.halt, imported: opts.imported },
   );
   const close = async () => {
     await stages.close();
