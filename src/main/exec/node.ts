@@ -33,6 +33,7 @@ import type { Database } from './db/open.js';
 import { storageSize } from './db/resources.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
+import { InlineBlockExecutor } from './executor/inline.js';
 import { type GraphqlHttpOptions, graphqlRoutes } from './graphql/http.js';
 import type { TrieHasherOptions } from './hasher/interface.js';
 import type { ResolvedStorageSettings } from './history/options.js';
@@ -268,8 +269,7 @@ export async function startExecNode(
   }
   const engine = new EngineApi(
     store,
-    importer,
-    builder,
+    new InlineBlockExecutor(store, importer, builder),
     { rollupHalt: opts.rollupHalt },
     {
       logger: logger.child('engine'),

@@ -12,6 +12,7 @@ import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
 import { openStagePools } from '../../../../../src/main/exec/chain/stagePools.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { EngineApi, type EngineApiDeps, type EngineApiOptions } from '../../../../../src/main/exec/engine/api.js';
+import { InlineBlockExecutor } from '../../../../../src/main/exec/executor/inline.js';
 import type { PendingTx, TxPool } from '../../../../../src/main/exec/txpool/interface.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
 import type { PayloadAttributes } from '../../../../../src/main/protocol/engine/types.js';
@@ -117,8 +118,11 @@ export async function engineFixture(
   const pool = new FakePool();
   const api = new EngineApi(
     store,
-    await BlockImporter.create(store, stages.senders, logger, { hasher: stages.hasher }),
-    await BlockBuilder.create(store, stages.senders, { logger, pool }),
+    new InlineBlockExecutor(
+      store,
+      await BlockImporter.create(store, stages.senders, logger, { hasher: stages.hasher }),
+      await BlockBuilder.create(store, stages.senders, { logger, pool }),
+    ),
     opts,
     { logger, halt: opts.halt, imported: opts.imported },
   );
