@@ -17,6 +17,7 @@ import { BlockImporter } from '../../src/main/exec/chain/importer.js';
 import { type Database, openDatabase } from '../../src/main/exec/db/open.js';
 import { EngineApi } from '../../src/main/exec/engine/api.js';
 import { registerEngineApi } from '../../src/main/exec/engine/register.js';
+import { InlineBlockExecutor } from '../../src/main/exec/executor/inline.js';
 import { registerExecApis } from '../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../src/main/exec/rpc/backend.js';
 import type { CallPool } from '../../src/main/exec/rpc/call.js';
@@ -176,8 +177,11 @@ export async function startExec(genesis: Record<string, unknown>, logger = silen
   const senders = new InlineSenderRecovery();
   const api = new EngineApi(
     store,
-    await BlockImporter.create(store, senders, logger),
-    await BlockBuilder.create(store, senders, { logger }),
+    new InlineBlockExecutor(
+      store,
+      await BlockImporter.create(store, senders, logger),
+      await BlockBuilder.create(store, senders, { logger }),
+    ),
     {},
     { logger },
   );

@@ -183,9 +183,9 @@ export function execNodeOptions(
     // geth exits after a downloader sync; a --dev chain never syncs, so it never exits there either.
     exitWhenSynced: get<boolean>('exitwhensynced') && !get<boolean>('dev'),
     storage,
-    // No prefetch here: newPayload hashes on the executor's own thread, where walking the paths first overlaps
-    // nothing (--cache.noprefetch applies to the import command's hasher thread).
-    trieHasher: { cacheMB: storage.cache.trieCleanMB, prefetch: false },
+    // newPayload's roots are hashed on the trie hasher's thread, which walks a block's paths while it executes
+    // (with a spare core: exec/chain/stagePools.ts) unless --cache.noprefetch.
+    trieHasher: { cacheMB: storage.cache.trieCleanMB, prefetch: !get<boolean>('cache.noprefetch') },
     rollup: rollupOptions(settings),
     // Without --http there is no listener to serve it on; execOptions refuses that when the node runs.
     graphql: settings.get<boolean>('http') ? graphqlOptions(settings) : undefined,

@@ -27,13 +27,14 @@ import { BlockImporter } from './chain/importer.js';
 import { PendingBlocks, pendingBlocksDefaults } from './chain/pending.js';
 import { dbPoolChain } from './chain/poolChain.js';
 import { createPreimageRecorder, type PreimageOptions } from './chain/preimages.js';
+import { openStagePools } from './chain/stagePools.js';
 import { openChainDatabase } from './cmd/database.js';
 import type { Database } from './db/open.js';
 import { storageSize } from './db/resources.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
+import { InlineBlockExecutor } from './executor/inline.js';
 import { type GraphqlHttpOptions, graphqlRoutes } from './graphql/http.js';
-import { InlineTrieHasher } from './hasher/inline.js';
 import type { TrieHasherOptions } from './hasher/interface.js';
 import type { ResolvedStorageSettings } from './history/options.js';
 import { startStorageTasks } from './history/start.js';
@@ -55,6 +56,12 @@ import { TernTxPool } from './txpool/pool.js';
 
 /** geth names its socket geth.ipc; tern-exec's is tern-exec.ipc in the data directory. */
 export const IPC_SOCKET_NAME = 'tern-exec.ipc';
+
+/**
+ * Transactions per recovery task for one payload: the coordinator awaits the block's senders (nothing to overlap),
+ * so a block's tasks should cover every pool thread at a small per-task round trip (~35 µs).
+ */
+const NODE_SENDER_CHUNK = 64;
 
 export interface ExecNodeOptions {
   /** The HTTP/WS listeners (undefined parts are off). */
@@ -92,6 +99,11 @@ export interface ExecNodeOptions {
   trieHasher?: TrieHasherOptions | undefined;
   /** Threads running eth_call/estimateGas/createAccessList (./rpc/callPool.ts); default one per core, 0: inline. */
   callWorkers?: number | undefined;
+  /**
+   * newPayload's senders recovered on the worker pool and state roots hashed on the trie hasher's thread (default;
+   * the hasher runs here anyway on the memory engine); false keeps both on this thread (tests, tiny machines).
+   */
+  blockWorkers?: boolean | undefined;
 }
 
 export interface ExecNode {
@@ -200,7 +212,6 @@ export async function startExecNode(
   );
   const metrics = deps.observability?.rpcMetrics((method) => registry.lookupMethod(method) !== undefined);
   const rpcDeps = { registry, logger, metrics };
-  const senders = new InlineSenderRecovery();
   const live = opts.vmtrace ? createLiveTracer(opts.vmtrace.name, opts.vmtrace.config) : undefined;
   if (live) {
     lifecycle.onStop('live tracer', () => live.close());
@@ -216,8 +227,21 @@ export async function startExecNode(
         : 'Snapshot cache off: each block starts from a cold flat state',
       { accounts: flatState.maxCachedAccounts, code: storageSize(flatState.codeCacheBytes) },
     );
-  // newPayload checks one block at a time: its state root is computed on this thread, with the node cache.
-  const hasher = new InlineTrieHasher(opts.trieHasher ?? { prefetch: false }, { db: db.kv });
+  // newPayload checks one block at a time (its answer says whether the block is valid, so its state root is known
+  // before the next payload arrives): senders on the recovery pool, the root on the trie hasher's thread, while
+  // this thread answers RPC. The pending and sequencer builders share the recovery stage.
+  const stages = openStagePools(
+    db,
+    { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
+    { logger: { warn: (obj, msg) => logger.warn(msg, { ...obj }) } },
+  );
+  lifecycle.onStop('sender recovery pool and trie hasher', () => stages.close());
+  const { senders, hasher } = stages;
+  logger.info('Block import stages', {
+    senders: stages.senders instanceof InlineSenderRecovery ? 'inline' : 'pool',
+    stateRoots: stages.thread,
+    prefetch: stages.prefetch,
+  });
   const importer = await BlockImporter.create(store, senders, logger.child('import'), {
     tracer: live,
     flatState,
@@ -245,10 +269,13 @@ export async function startExecNode(
   }
   const engine = new EngineApi(
     store,
-    importer,
-    builder,
+    new InlineBlockExecutor(store, importer, builder),
     { rollupHalt: opts.rollupHalt },
-    { logger: logger.child('engine'), halt: (reason) => void lifecycle.stop(reason) },
+    {
+      logger: logger.child('engine'),
+      halt: (reason) => void lifecycle.stop(reason),
+      imported: deps.observability?.enabled ? (t) => deps.observability?.chain.recordImport(t) : undefined,
+    },
   );
   registerEngineApi(registry, engine);
   let authAddress: RpcServerAddress | undefined;

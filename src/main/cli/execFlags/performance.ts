@@ -51,8 +51,9 @@ export const PERFORMANCE_FLAGS: readonly FlagSpec[] = [
     default: false,
     help:
       'Disable heuristic state prefetch during block import (by default, on machines with more than 2 cores, ' +
-      "`tern-exec import`'s trie hasher thread walks the account-trie paths of a block's senders and recipients " +
-      'into its node cache while the block executes; with 2 cores or fewer it is off, its CPU slowed import)',
+      "the trie hasher thread (`tern-exec import` and the node's newPayload) walks the account-trie paths of a " +
+      "block's senders and recipients into its node cache while the block executes; with 2 cores or fewer it is " +
+      'off, its CPU slowed import)',
     category: PERF,
     toml: 'Eth.NoPrefetch',
     implemented: true,

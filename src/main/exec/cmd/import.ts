@@ -7,7 +7,6 @@
 // --nocompaction is accepted and changes nothing: geth compacts its LSM database (LevelDB/Pebble) after an import
 // unless it is given; LMDB is a B+tree that reuses freed pages in place and has no compaction to run or skip.
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { ReportedError, TernError, UsageError } from '../../common/errors.js';
 import { type Block, decodeBlock } from '../../primitives/block/block.js';
@@ -15,18 +14,12 @@ import { rlpItems } from '../../primitives/rlpStream.js';
 import { ChainStore } from '../chain/chainStore.js';
 import { BlockImporter, InvalidBlockError } from '../chain/importer.js';
 import { createPreimageRecorder } from '../chain/preimages.js';
-import { InlineTrieHasher } from '../hasher/inline.js';
-import type { TrieHasher, TrieHasherOptions } from '../hasher/interface.js';
-import { PooledTrieHasher } from '../hasher/pooled.js';
+import { openStagePools } from '../chain/stagePools.js';
 import type { ExecContext } from '../options.js';
 import { setupChainConfig } from '../rollup/chainSetup.js';
 import type { SenderResult } from '../senders/interface.js';
-import { PooledSenderRecovery } from '../senders/pooled.js';
 import { createLiveTracer } from '../tracing/live.js';
 import { openChainDatabase } from './database.js';
-
-/** Cores the machine needs beyond this for the trie prefetch to run (see below). */
-const PREFETCH_MIN_CORES = 2;
 
 const PROGRESS_INTERVAL_MS = 8000;
 /** Blocks decoded ahead of the one executing, their senders already on the recovery pool. */
@@ -113,25 +106,22 @@ export async function runImport({ options, log, lifecycle }: ExecContext): Promi
     if (err instanceof TernError && err.code === 'CHAIN_NOT_INITIALISED') throw new UsageError(err.message);
     throw err;
   }
-  const senders = new PooledSenderRecovery({ chunkSize: IMPORT_SENDER_CHUNK });
-  lifecycle.onStop('sender recovery pool', () => senders.close());
+  // Senders on the recovery pool, state roots on the trie hasher's thread with block N hashed while N+1 executes
+  // (ARCHITECTURE.md data flow steps 1 and 3); the memory engine has no directory a worker could open, so there both
+  // run here.
+  const stages = openStagePools(db, {
+    workers: true,
+    hasher: { cacheMB: node.storage.cache.trieCleanMB, prefetch: !options.import.noPrefetch },
+    senderChunk: IMPORT_SENDER_CHUNK,
+  });
+  lifecycle.onStop('sender recovery pool and trie hasher', () => stages.close());
+  const { senders, hasher } = stages;
   const live = node.vmtrace ? createLiveTracer(node.vmtrace.name, node.vmtrace.config) : undefined;
   if (live) {
     lifecycle.onStop('live tracer', () => live.close());
     logger.info('Live tracing enabled', { tracer: live.name });
   }
-  // State roots on the trie hasher's thread, block N hashed while N+1 executes (ARCHITECTURE.md data flow step 3);
-  // the memory engine has no directory a worker could open, so its hasher runs here.
-  // The prefetch spends CPU (~17 ms a block) to hide database latency; with 2 cores or fewer that CPU is taken from
-  // the executor and the import ran ~15 % slower in bench/import (bench/RESULTS.md), so it needs a spare core.
-  const prefetch = !options.import.noPrefetch && availableParallelism() > PREFETCH_MIN_CORES;
-  const hasherOpts: TrieHasherOptions = { cacheMB: node.storage.cache.trieCleanMB, prefetch };
-  const hasher: TrieHasher =
-    db.paths !== undefined
-      ? new PooledTrieHasher({ ...hasherOpts, path: db.paths.chaindata })
-      : new InlineTrieHasher(hasherOpts, { db: db.kv });
-  lifecycle.onStop('trie hasher', () => hasher.close());
-  logger.info('Trie hasher', { thread: db.paths !== undefined ? 'worker' : 'importer', prefetch });
+  logger.info('Trie hasher', { thread: stages.thread === 'worker' ? 'worker' : 'importer', prefetch: stages.prefetch });
   const importer = await BlockImporter.create(store, senders, logger, {
     hasher,
     tracer: live,

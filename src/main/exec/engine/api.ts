@@ -27,9 +27,9 @@ import type {
 } from '../../protocol/engine/types.js';
 import { invalidParams } from '../../protocol/engine/types.js';
 import { RpcError, RpcErrorCode } from '../../protocol/jsonrpc/errors.js';
-import type { BlockBuilder, BuiltBlock } from '../chain/builder.js';
 import type { ChainStore } from '../chain/chainStore.js';
-import type { BlockImporter } from '../chain/importer.js';
+import type { ImportTimings } from '../chain/importer.js';
+import type { BlockExecutor, BuiltPayload } from '../executor/interface.js';
 
 /** Methods this engine serves (engine_exchangeCapabilities). */
 export const ENGINE_CAPABILITIES: readonly string[] = [
@@ -81,6 +81,8 @@ export interface EngineApiDeps {
   logger: Logger;
   /** Called when --rollup.halt asks the engine to stop (the node shuts down). */
   halt?: ((reason: string) => void) | undefined;
+  /** Each payload executed and stored by newPayload, with its stage times (the chain/* timers). */
+  imported?: ((timings: ImportTimings) => void) | undefined;
 }
 
 const isZero = (b: Uint8Array) => b.every((x) => x === 0);
@@ -110,7 +112,7 @@ export function requestsHash(requests: readonly Uint8Array[]): Uint8Array {
 }
 
 interface StoredPayload {
-  built: BuiltBlock;
+  built: BuiltPayload;
   version: 1 | 2 | 3;
   parentBeaconBlockRoot: Uint8Array | undefined;
 }
@@ -122,9 +124,9 @@ export class EngineApi {
   private readonly invalid = new Map<string, Uint8Array>();
 
   constructor(
+    /** The coordinator's reads of the chain; every change to it goes through the executor. */
     private readonly store: ChainStore,
-    private readonly importer: BlockImporter,
-    private readonly builder: BlockBuilder,
+    private readonly executor: BlockExecutor,
     private readonly opts: EngineApiOptions,
     private readonly deps: EngineApiDeps,
   ) {}
@@ -254,10 +256,12 @@ export class EngineApi {
       });
       return { status: 'SYNCING', latestValidHash: null, validationError: null };
     }
-    const built = this.findBuilt(hash);
     try {
-      if (built) await this.importer.persistSide(built);
-      else await this.importer.insertBlock(block);
+      // Our own payload is stored as built; anything else is executed.
+      if (!(await this.executor.insertBuilt(hash))) {
+        const r = await this.executor.insert(block);
+        if (r.status === 'imported') this.deps.imported?.(r.timings);
+      }
     } catch (e) {
       if (e instanceof TernError && (e.code === 'BLOCK_INVALID' || e.code.startsWith('HEADER_'))) {
         this.markInvalid(hash, payload.parentHash);
@@ -272,11 +276,6 @@ export class EngineApi {
   private markInvalid(hash: Uint8Array, latestValid: Uint8Array): void {
     if (this.invalid.size >= MAX_INVALID) this.invalid.delete(this.invalid.keys().next().value as string);
     this.invalid.set(hex(hash), latestValid);
-  }
-
-  private findBuilt(hash: Uint8Array): BuiltBlock | undefined {
-    for (const p of this.payloads.values()) if (equal(p.built.hash, hash)) return p.built;
-    return undefined;
   }
 
   // ---- forkchoiceUpdated --------------------------------------------------------------------------------------
@@ -360,7 +359,7 @@ export class EngineApi {
     // L1 ignores updates to an older canonical block (a resyncing beacon node); OP chains reorg back to it.
     if (!(rewind && !isOptimism(config))) {
       try {
-        const change = await this.store.setHead(state.headBlockHash);
+        const change = await this.executor.setHead(state.headBlockHash);
         if (change.unwound > 0)
           this.deps.logger.info('Chain reorg', { unwound: change.unwound, applied: change.applied, head: head.number });
       } catch (e) {
@@ -377,7 +376,7 @@ export class EngineApi {
     };
     const finalized = marker(state.finalizedBlockHash, 'final');
     const safe = marker(state.safeBlockHash, 'safe');
-    await this.store.setForkchoiceMarkers(safe, finalized);
+    await this.executor.setForkchoiceMarkers(safe, finalized);
     if (this.deps.logger.isEnabled('debug'))
       this.deps.logger.debug('Forkchoice updated', {
         head: head.number,
@@ -394,9 +393,9 @@ export class EngineApi {
       throw invalidAttributes(`invalid timestamp ${attrs.timestamp}, parent has ${head.timestamp}`);
     const id = payloadId(version, state.headBlockHash, attrs);
     if (!this.payloads.has(hex(id))) {
-      let built: BuiltBlock;
+      let built: BuiltPayload;
       try {
-        built = await this.builder.build(state.headBlockHash, {
+        built = await this.executor.build(state.headBlockHash, {
           timestamp: attrs.timestamp,
           prevRandao: attrs.prevRandao,
           feeRecipient: attrs.suggestedFeeRecipient,

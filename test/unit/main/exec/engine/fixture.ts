@@ -1,14 +1,18 @@
 // A small Cancun chain for the Engine API tests: a memory database with a funded key, the importer, the builder
 // (optionally over a tiny fake pool) and the EngineApi, plus helpers that sign transfers and drive blocks.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { BlockBuilder } from '../../../../../src/main/exec/chain/builder.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
+import { openStagePools } from '../../../../../src/main/exec/chain/stagePools.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
-import { EngineApi, type EngineApiOptions } from '../../../../../src/main/exec/engine/api.js';
-import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
+import { EngineApi, type EngineApiDeps, type EngineApiOptions } from '../../../../../src/main/exec/engine/api.js';
+import { InlineBlockExecutor } from '../../../../../src/main/exec/executor/inline.js';
 import type { PendingTx, TxPool } from '../../../../../src/main/exec/txpool/interface.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
 import type { PayloadAttributes } from '../../../../../src/main/protocol/engine/types.js';
@@ -97,22 +101,37 @@ export interface EngineFixture {
 }
 
 export async function engineFixture(
-  opts: EngineApiOptions & { genesis?: Record<string, unknown>; halt?: (r: string) => void } = {},
+  opts: EngineApiOptions & {
+    genesis?: Record<string, unknown>;
+    halt?: (r: string) => void;
+    /** 'worker': an LMDB database with senders on the recovery pool and roots on the trie hasher's thread. */
+    stages?: 'inline' | 'worker';
+    imported?: EngineApiDeps['imported'];
+  } = {},
 ): Promise<EngineFixture> {
   const logger = createLogger({ level: 'silent', format: 'json' }).logger;
-  const db = await openDatabase({ engine: 'memory' });
+  const datadir = opts.stages === 'worker' ? mkdtempSync(join(tmpdir(), 'tern-engine-')) : undefined;
+  const db = await openDatabase(datadir === undefined ? { engine: 'memory' } : { datadir });
   const store = new ChainStore(db);
   const { hash } = await store.initGenesis(parseGenesis(opts.genesis ?? genesisJson()));
-  const senders = new InlineSenderRecovery();
+  const stages = openStagePools(db, { workers: opts.stages === 'worker', hasher: {}, senderChunk: 4 });
   const pool = new FakePool();
   const api = new EngineApi(
     store,
-    await BlockImporter.create(store, senders, logger),
-    await BlockBuilder.create(store, senders, { logger, pool }),
+    new InlineBlockExecutor(
+      store,
+      await BlockImporter.create(store, stages.senders, logger, { hasher: stages.hasher }),
+      await BlockBuilder.create(store, stages.senders, { logger, pool }),
+    ),
     opts,
-    { logger, halt: opts.halt },
+    { logger, halt: opts.halt, imported: opts.imported },
   );
-  return { db, store, api, pool, genesisHash: hash, close: () => db.close() };
+  const close = async () => {
+    await stages.close();
+    await db.close();
+    if (datadir !== undefined) rmSync(datadir, { recursive: true, force: true });
+  };
+  return { db, store, api, pool, genesisHash: hash, close };
 }
 
 /** A signed EIP-1559 transfer from the funded account. */

@@ -1,0 +1,107 @@
+// One suite for every BlockExecutor (today the inline twin; a worker twin joins the list): execute and store
+// beside the chain, store its own builds by hash, reorg to a side branch, refuse invalid blocks without storing them.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../../../src/main/common/logger/index.js';
+import { BlockBuilder } from '../../../../../src/main/exec/chain/builder.js';
+import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
+import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
+import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
+import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
+import { InlineBlockExecutor, MAX_BUILT_BLOCKS } from '../../../../../src/main/exec/executor/inline.js';
+import type { BlockExecutor } from '../../../../../src/main/exec/executor/interface.js';
+import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
+import type { Block } from '../../../../../src/main/primitives/block/block.js';
+import { FakePool, genesisJson, hex, pending, transfer } from '../engine/fixture.js';
+
+const logger = createLogger({ level: 'silent', format: 'json' }).logger;
+
+interface Node {
+  db: Database;
+  store: ChainStore;
+  executor: BlockExecutor;
+  pool: FakePool;
+  genesis: Uint8Array;
+}
+
+async function inlineNode(): Promise<Node> {
+  const db = await openDatabase({ engine: 'memory' });
+  const store = new ChainStore(db);
+  const { hash } = await store.initGenesis(parseGenesis(genesisJson()));
+  const senders = new InlineSenderRecovery();
+  const pool = new FakePool();
+  const executor = new InlineBlockExecutor(
+    store,
+    await BlockImporter.create(store, senders, logger),
+    await BlockBuilder.create(store, senders, { logger, pool }),
+  );
+  return { db, store, executor, pool, genesis: hash };
+}
+
+const attrs = (timestamp: bigint, fee = 0xfe) => ({
+  timestamp,
+  prevRandao: new Uint8Array(32).fill(7),
+  feeRecipient: new Uint8Array(20).fill(fee),
+  withdrawals: [],
+  parentBeaconBlockRoot: new Uint8Array(32).fill(9),
+});
+
+describe.each([['inline', inlineNode]] as const)('BlockExecutor (%s)', (_name, make) => {
+  const nodes: Node[] = [];
+  const node = async () => {
+    const n = await make();
+    nodes.push(n);
+    return n;
+  };
+  afterEach(async () => {
+    for (const n of nodes.splice(0)) await n.db.close();
+  });
+
+  it('stores its own build by hash without moving the head, and knows only its recent builds', async () => {
+    const a = await node();
+    a.pool.txs = [pending(await transfer(0))];
+    const built = await a.executor.build(a.genesis, attrs(12n));
+    expect(built.block.transactions).toHaveLength(1);
+    expect(built.blockValue).toBeGreaterThan(0n);
+    expect(a.store.headerByHash(built.hash)).toBeUndefined();
+    expect(await a.executor.insertBuilt(new Uint8Array(32).fill(5))).toBe(false);
+    expect(await a.executor.insertBuilt(built.hash)).toBe(true);
+    expect(a.store.hasState(built.hash)).toBe(true);
+    expect(a.store.head().number).toBe(0n);
+    // Older builds are dropped beyond the bound.
+    a.pool.txs = [];
+    const first = await a.executor.build(a.genesis, attrs(100n));
+    for (let i = 1; i <= MAX_BUILT_BLOCKS; i++) await a.executor.build(a.genesis, attrs(100n + BigInt(i)));
+    expect(await a.executor.insertBuilt(first.hash)).toBe(false);
+  });
+
+  it('executes blocks built elsewhere, reorgs to a side branch and back, and refuses an invalid block', async () => {
+    const src = await node();
+    const dst = await node();
+    // Branch A: one block with a transfer; branch B: two empty blocks with another fee recipient.
+    src.pool.txs = [pending(await transfer(0))];
+    const a1 = await src.executor.build(src.genesis, attrs(12n));
+    src.pool.txs = [];
+    const b1 = await src.executor.build(src.genesis, attrs(12n, 0xbb));
+    await src.executor.insertBuilt(b1.hash);
+    const b2 = await src.executor.build(b1.hash, attrs(24n, 0xbb));
+    const blockOf = (b: { block: Block }) => b.block;
+    expect((await dst.executor.insert(blockOf(a1))).status).toBe('imported');
+    expect(await dst.executor.setHead(a1.hash)).toEqual({ unwound: 0, applied: 1 });
+    expect((await dst.executor.insert(blockOf(b1))).status).toBe('imported');
+    expect((await dst.executor.insert(blockOf(b1))).status).toBe('known');
+    expect((await dst.executor.insert(blockOf(b2))).status).toBe('imported');
+    expect(hex(dst.store.head().hash)).toBe(hex(a1.hash));
+    expect(await dst.executor.setHead(b2.hash)).toEqual({ unwound: 1, applied: 2 });
+    expect(hex(dst.store.canonicalHash(1n) as Uint8Array)).toBe(hex(b1.hash));
+    await dst.executor.setForkchoiceMarkers(b1.hash, b1.hash);
+    expect(hex(dst.store.finalizedHash() as Uint8Array)).toBe(hex(b1.hash));
+    expect(await dst.executor.setHead(a1.hash)).toEqual({ unwound: 2, applied: 1 });
+    // A wrong gas used: invalid, nothing stored.
+    const bad: Block = { ...b2.block, header: { ...b2.block.header, parentHash: a1.hash, gasUsed: 1n } };
+    await expect(dst.executor.insert(bad)).rejects.toMatchObject({ code: 'BLOCK_INVALID' });
+    expect(dst.store.head().number).toBe(1n);
+    await expect(
+      dst.executor.insert({ ...bad, header: { ...bad.header, parentHash: new Uint8Array(32).fill(3) } }),
+    ).rejects.toMatchObject({ code: 'BLOCK_UNKNOWN_PARENT' });
+  });
+});
