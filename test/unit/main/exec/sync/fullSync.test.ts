@@ -1,0 +1,207 @@
+// Full sync between in-memory peers serving the execution-apis test chain (20 Cancun blocks, 73 transactions): the
+// synced node must end on the same head hash, with every block executed, whatever the lying or silent peers do.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger, type Logger } from '../../../../../src/main/common/logger/index.js';
+import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
+import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
+import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
+import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
+import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
+import { type SyncHandle, startSync } from '../../../../../src/main/exec/sync/service.js';
+import { decodeBlock } from '../../../../../src/main/primitives/block/block.js';
+import { toHex } from '../../../../../src/main/primitives/bytes.js';
+import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
+import { buildTestChain, EXECUTION_APIS } from '../rpc/chain.js';
+import { FakePeer, FakePeerSet, type Misbehaviour } from './fakePeers.js';
+
+const silent = createLogger({ level: 'silent', format: 'json' }).logger;
+
+/** A logger that keeps its lines, to see the progress the sync reports. */
+function recordingLogger(lines: Array<{ msg: string; fields: Record<string, unknown> }>): Logger {
+  const rec =
+    () =>
+    (msg: string, fields: Record<string, unknown> = {}) =>
+      lines.push({ msg, fields });
+  const logger = {
+    trace: rec(),
+    debug: rec(),
+    info: rec(),
+    warn: rec(),
+    error: rec(),
+    isEnabled: () => true,
+    child: () => logger,
+  };
+  return logger as unknown as Logger;
+}
+
+const opened: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const o of opened.splice(0)) await o.close();
+});
+
+let source: Promise<ChainStore> | undefined;
+/** The chain the peers hold (built once: peers only read it). */
+function sourceChain(): Promise<ChainStore> {
+  source ??= buildTestChain(silent).then(({ store }) => store);
+  return source;
+}
+
+/** An empty node (genesis only), optionally with the chain's first `blocks` blocks imported. */
+async function emptyNode(blocks = 0): Promise<{ db: Database; store: ChainStore; importer: BlockImporter }> {
+  const db = await openDatabase({ engine: 'memory' });
+  opened.push(db);
+  const store = new ChainStore(db);
+  await store.initGenesis(parseGenesis(JSON.parse(readFileSync(join(EXECUTION_APIS, 'genesis.json'), 'utf8'))));
+  const importer = await BlockImporter.create(store, new InlineSenderRecovery(), silent);
+  let n = 0;
+  for (const raw of rlpItems(readFileSync(join(EXECUTION_APIS, 'chain.rlp')))) {
+    if (n++ >= blocks) break;
+    await importer.importBlock(decodeBlock(raw));
+  }
+  return { db, store, importer };
+}
+
+async function peers(behaviours: Misbehaviour[]): Promise<{ set: FakePeerSet; list: FakePeer[] }> {
+  const store = await sourceChain();
+  const set = new FakePeerSet();
+  const list = behaviours.map((b, i) => new FakePeer(`${String(i).repeat(2)}${b}`.padEnd(64, '0'), store, b));
+  for (const p of list) set.add(p);
+  return { set, list };
+}
+
+const small = { headerBatch: 4, headerLookahead: 3, bodyBatch: 3, window: 8, importChunk: 4, retryMs: 20 };
+
+async function syncTo(handle: SyncHandle, hash: Uint8Array): Promise<void> {
+  handle.target(hash);
+  await handle.idle();
+}
+
+describe('full sync', () => {
+  it('syncs an empty node to the peers’ head from two honest peers, reporting progress', async () => {
+    const chain = await sourceChain();
+    const target = chain.head();
+    const node = await emptyNode();
+    const { set, list } = await peers(['honest', 'honest']);
+    const lines: Array<{ msg: string; fields: Record<string, unknown> }> = [];
+    const sync = startSync({ ...node, peers: set, logger: recordingLogger(lines), limits: small });
+    opened.push(sync);
+    const seen: bigint[] = [];
+    const poll = setInterval(() => {
+      const p = sync.progress();
+      if (p) seen.push(p.currentBlock);
+    }, 0);
+    await syncTo(sync, target.hash);
+    clearInterval(poll);
+    expect(toHex(node.store.head().hash)).toBe(toHex(target.hash));
+    expect(node.store.head().number).toBe(20n);
+    expect(node.store.hasState(target.hash)).toBe(true);
+    // Every block is the peers' block, executed here (receipts stored).
+    for (let n = 1n; n <= 20n; n++) {
+      expect(toHex(node.store.canonicalHash(n)!)).toBe(toHex(chain.canonicalHash(n)!));
+      expect(node.store.receipts(n, node.store.canonicalHash(n)!)).toBeDefined();
+    }
+    expect(sync.status()).toEqual({ state: 'idle', target: undefined, error: undefined });
+    expect(sync.progress()).toBeUndefined();
+    // Both peers did work (batches go to idle peers in parallel).
+    expect(list.every((p) => p.requests > 0)).toBe(true);
+    const segments = lines.filter((l) => l.msg === 'Imported new chain segment');
+    expect(segments.length).toBeGreaterThan(0);
+    expect(segments.at(-1)!.fields.number).toBe(20n);
+    expect(seen.length === 0 || seen.every((n) => n >= 0n && n <= 20n)).toBe(true);
+  });
+
+  it('reaches the target despite a peer sending wrong headers, one sending wrong bodies and one never answering', async () => {
+    const chain = await sourceChain();
+    const target = chain.head();
+    const node = await emptyNode();
+    const { set, list } = await peers(['wrong-header', 'bad-body', 'silent', 'honest']);
+    const sync = startSync({
+      ...node,
+      peers: set,
+      logger: silent,
+      limits: small,
+      peerLimits: { requestTimeoutMs: 50, restMs: 10, maxTimeouts: 2 },
+    });
+    opened.push(sync);
+    await syncTo(sync, target.hash);
+    expect(toHex(node.store.head().hash)).toBe(toHex(target.hash));
+    const [liarHeaders, liarBodies, silentPeer, honest] = list as [FakePeer, FakePeer, FakePeer, FakePeer];
+    expect(liarHeaders.penalties.length).toBe(1);
+    expect(liarBodies.penalties).toHaveLength(1);
+    expect(liarBodies.penalties[0]).toMatch(/transactions root mismatch/);
+    expect(honest.penalties).toEqual([]);
+    // The silent peer was asked, timed out, and was dropped after two timeouts in a row.
+    expect(silentPeer.requests).toBeGreaterThan(0);
+    expect(silentPeer.penalties).toEqual(['2 requests in a row timed out']);
+  });
+
+  it('starts from the common ancestor when the node holds part of the chain', async () => {
+    const chain = await sourceChain();
+    const node = await emptyNode(12);
+    expect(node.store.head().number).toBe(12n);
+    const { set, list } = await peers(['honest']);
+    const sync = startSync({ ...node, peers: set, logger: silent, limits: { ...small, headerLookahead: 1 } });
+    opened.push(sync);
+    await syncTo(sync, chain.head().hash);
+    expect(toHex(node.store.head().hash)).toBe(toHex(chain.head().hash));
+    // 8 blocks: one target header, two skeleton batches of 4, three fill batches (headers + bodies).
+    expect(list[0]!.requests).toBe(1 + 2 + 3 * 2);
+  });
+
+  it('syncs to a block below the peers’ head (the target, not the peers’ head, decides)', async () => {
+    const chain = await sourceChain();
+    const node = await emptyNode();
+    const { set } = await peers(['honest']);
+    const sync = startSync({ ...node, peers: set, logger: silent, limits: small });
+    opened.push(sync);
+    await syncTo(sync, chain.canonicalHash(7n)!);
+    expect(node.store.head().number).toBe(7n);
+    expect(toHex(node.store.head().hash)).toBe(toHex(chain.canonicalHash(7n)!));
+  });
+
+  it('waits for a peer that has the target, and gives an unknown target up for a newer one', async () => {
+    const chain = await sourceChain();
+    const node = await emptyNode();
+    const set = new FakePeerSet();
+    const sync = startSync({ ...node, peers: set, logger: silent, limits: small });
+    opened.push(sync);
+    sync.target(new Uint8Array(32).fill(7)); // no peer will ever have it
+    expect(sync.status().state).toBe('syncing');
+    await new Promise((r) => setTimeout(r, 50));
+    set.add(new FakePeer('aa'.repeat(32), chain));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(node.store.head().number).toBe(0n);
+    sync.target(chain.canonicalHash(5n)!);
+    await sync.idle();
+    expect(node.store.head().number).toBe(5n);
+    expect(sync.status().state).toBe('idle');
+  });
+
+  it('runs full sync for --syncmode snap, saying so once', async () => {
+    const node = await emptyNode();
+    const lines: Array<{ msg: string; fields: Record<string, unknown> }> = [];
+    const sync = startSync({ ...node, peers: new FakePeerSet(), logger: recordingLogger(lines), mode: 'snap' });
+    opened.push(sync);
+    expect(lines.filter((l) => /Snap sync is not built/.test(l.msg))).toHaveLength(1);
+  });
+
+  it('stops when closed, keeping the blocks imported so far', async () => {
+    const chain = await sourceChain();
+    const node = await emptyNode();
+    const { set } = await peers(['silent']);
+    const sync = startSync({
+      ...node,
+      peers: set,
+      logger: silent,
+      limits: small,
+      peerLimits: { requestTimeoutMs: 10_000 },
+    });
+    sync.target(chain.head().hash);
+    await new Promise((r) => setTimeout(r, 20));
+    await sync.close();
+    expect(node.store.head().number).toBe(0n);
+    expect(sync.status().state).toBe('idle');
+  });
+});
