@@ -73,8 +73,11 @@ export interface FullSyncDeps {
 
 export interface SyncTarget {
   hash: Uint8Array;
-  /** The target's header when the caller has it (a newPayload's block): saves asking peers for it. */
-  header?: Header | undefined;
+  /**
+   * The target block when the caller has it (a newPayload's block, which peers may not have yet): its header is not
+   * asked for and the block itself is imported last.
+   */
+  block?: Block | undefined;
 }
 
 /** The target's chain cannot be synced: its blocks are invalid, or it shares no block with this chain. */
@@ -119,7 +122,7 @@ class FullSync {
   async run(target: SyncTarget, abandon: () => boolean): Promise<'synced' | 'abandoned'> {
     const { store } = this.deps;
     if (store.hasState(target.hash)) return 'synced';
-    const header = target.header ?? (await this.targetHeader(target.hash, abandon));
+    const header = target.block?.header ?? (await this.targetHeader(target.hash, abandon));
     if (header === undefined) return 'abandoned';
     const startingBlock = store.head().number;
     this.deps.progress({ startingBlock, currentBlock: startingBlock, highestBlock: header.number });
@@ -130,7 +133,7 @@ class FullSync {
       hash: toHex(ancestor.hash),
       blocks: hashes.length,
     });
-    await this.fill(ancestor, hashes, startingBlock, header.number);
+    await this.fill(ancestor, hashes, startingBlock, header.number, target.block);
     return 'synced';
   }
 
@@ -324,13 +327,20 @@ class FullSync {
     hashes: Uint8Array[],
     startingBlock: bigint,
     highestBlock: bigint,
+    targetBlock: Block | undefined,
   ): Promise<void> {
     const { limits, peers } = this.deps;
     const total = hashes.length;
-    const pending: Array<{ from: number; to: number }> = [];
-    for (let i = 0; i < total; i += limits.bodyBatch)
-      pending.push({ from: i, to: Math.min(total, i + limits.bodyBatch) });
     const ready = new Map<number, Fetched>();
+    // The target block handed in is not downloaded (the importer checks it like any other).
+    let download = total;
+    if (targetBlock !== undefined) {
+      ready.set(total - 1, { block: targetBlock, senders: undefined });
+      download--;
+    }
+    const pending: Array<{ from: number; to: number }> = [];
+    for (let i = 0; i < download; i += limits.bodyBatch)
+      pending.push({ from: i, to: Math.min(download, i + limits.bodyBatch) });
     const tasks = new Set<Promise<void>>();
     let inFlight = 0;
     let next = 0;

@@ -11,7 +11,7 @@
 // only a run still looking for a target header no peer has gives way at once. `mode: 'snap'` runs full sync and
 // says so once: the snap client is not built yet.
 import type { Logger } from '../../common/logger/index.js';
-import type { Header } from '../../primitives/block/header.js';
+import type { Block } from '../../primitives/block/block.js';
 import { equalBytes, toHex } from '../../primitives/bytes.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import type { BlockImporter } from '../chain/importer.js';
@@ -45,8 +45,8 @@ export interface SyncStatus {
 }
 
 export interface SyncHandle {
-  /** Sync to this block (its header when known); a target already held with state is ignored. */
-  target(hash: Uint8Array, header?: Header): void;
+  /** Sync to this block (the block itself when known); a target already held with state is ignored. */
+  target(hash: Uint8Array, block?: Block): void;
   /** eth_syncing's numbers while a run is under way, else undefined. */
   progress(): SyncProgress | undefined;
   status(): SyncStatus;
@@ -114,10 +114,10 @@ export function startSync(opts: StartSyncOptions): SyncHandle {
   };
 
   return {
-    target(hash, header) {
+    target(hash, block) {
       if (closed || opts.store.hasState(hash)) return;
       if (current !== undefined && equalBytes(current.hash, hash)) return;
-      waiting = { hash, header };
+      waiting = { hash, block };
       if (running === undefined)
         running = loop().finally(() => {
           running = undefined;

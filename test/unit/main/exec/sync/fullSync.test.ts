@@ -1,77 +1,14 @@
 // Full sync between in-memory peers serving the execution-apis test chain (20 Cancun blocks, 73 transactions): the
 // synced node must end on the same head hash, with every block executed, whatever the lying or silent peers do.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, type Logger } from '../../../../../src/main/common/logger/index.js';
-import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
-import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
-import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
-import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
-import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { type SyncHandle, startSync } from '../../../../../src/main/exec/sync/service.js';
-import { decodeBlock } from '../../../../../src/main/primitives/block/block.js';
 import { toHex } from '../../../../../src/main/primitives/bytes.js';
-import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
-import { buildTestChain, EXECUTION_APIS } from '../rpc/chain.js';
-import { FakePeer, FakePeerSet, type Misbehaviour } from './fakePeers.js';
+import { FakePeer, FakePeerSet } from './fakePeers.js';
+import { emptyNode, type LogLine, opened, peers, recordingLogger, silent, small, sourceChain } from './syncFixture.js';
 
-const silent = createLogger({ level: 'silent', format: 'json' }).logger;
-
-/** A logger that keeps its lines, to see the progress the sync reports. */
-function recordingLogger(lines: Array<{ msg: string; fields: Record<string, unknown> }>): Logger {
-  const rec =
-    () =>
-    (msg: string, fields: Record<string, unknown> = {}) =>
-      lines.push({ msg, fields });
-  const logger = {
-    trace: rec(),
-    debug: rec(),
-    info: rec(),
-    warn: rec(),
-    error: rec(),
-    isEnabled: () => true,
-    child: () => logger,
-  };
-  return logger as unknown as Logger;
-}
-
-const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const o of opened.splice(0)) await o.close();
 });
-
-let source: Promise<ChainStore> | undefined;
-/** The chain the peers hold (built once: peers only read it). */
-function sourceChain(): Promise<ChainStore> {
-  source ??= buildTestChain(silent).then(({ store }) => store);
-  return source;
-}
-
-/** An empty node (genesis only), optionally with the chain's first `blocks` blocks imported. */
-async function emptyNode(blocks = 0): Promise<{ db: Database; store: ChainStore; importer: BlockImporter }> {
-  const db = await openDatabase({ engine: 'memory' });
-  opened.push(db);
-  const store = new ChainStore(db);
-  await store.initGenesis(parseGenesis(JSON.parse(readFileSync(join(EXECUTION_APIS, 'genesis.json'), 'utf8'))));
-  const importer = await BlockImporter.create(store, new InlineSenderRecovery(), silent);
-  let n = 0;
-  for (const raw of rlpItems(readFileSync(join(EXECUTION_APIS, 'chain.rlp')))) {
-    if (n++ >= blocks) break;
-    await importer.importBlock(decodeBlock(raw));
-  }
-  return { db, store, importer };
-}
-
-async function peers(behaviours: Misbehaviour[]): Promise<{ set: FakePeerSet; list: FakePeer[] }> {
-  const store = await sourceChain();
-  const set = new FakePeerSet();
-  const list = behaviours.map((b, i) => new FakePeer(`${String(i).repeat(2)}${b}`.padEnd(64, '0'), store, b));
-  for (const p of list) set.add(p);
-  return { set, list };
-}
-
-const small = { headerBatch: 4, headerLookahead: 3, bodyBatch: 3, window: 8, importChunk: 4, retryMs: 20 };
 
 async function syncTo(handle: SyncHandle, hash: Uint8Array): Promise<void> {
   handle.target(hash);
@@ -84,7 +21,7 @@ describe('full sync', () => {
     const target = chain.head();
     const node = await emptyNode();
     const { set, list } = await peers(['honest', 'honest']);
-    const lines: Array<{ msg: string; fields: Record<string, unknown> }> = [];
+    const lines: LogLine[] = [];
     const sync = startSync({ ...node, peers: set, logger: recordingLogger(lines), limits: small });
     opened.push(sync);
     const seen: bigint[] = [];
@@ -181,7 +118,7 @@ describe('full sync', () => {
 
   it('runs full sync for --syncmode snap, saying so once', async () => {
     const node = await emptyNode();
-    const lines: Array<{ msg: string; fields: Record<string, unknown> }> = [];
+    const lines: LogLine[] = [];
     const sync = startSync({ ...node, peers: new FakePeerSet(), logger: recordingLogger(lines), mode: 'snap' });
     opened.push(sync);
     expect(lines.filter((l) => /Snap sync is not built/.test(l.msg))).toHaveLength(1);
