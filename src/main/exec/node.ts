@@ -49,6 +49,8 @@ import { createCallPool } from './rpc/callPool.js';
 import { FilterSystem } from './rpc/filters.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
+import type { PeerSet } from './sync/peer.js';
+import { type SyncMode, startSync } from './sync/service.js';
 import { createLiveTracer } from './tracing/live.js';
 import type { TxPoolOptions } from './txpool/options.js';
 import { TernTxPool } from './txpool/pool.js';
@@ -92,6 +94,8 @@ export interface ExecNodeOptions {
   trieHasher?: TrieHasherOptions | undefined;
   /** Threads running eth_call/estimateGas/createAccessList (./rpc/callPool.ts); default one per core, 0: inline. */
   callWorkers?: number | undefined;
+  /** --syncmode and --synctarget: block sync from the peers in `deps.peers` (./sync/service.ts). */
+  sync?: { mode: SyncMode; target: Uint8Array | undefined } | undefined;
 }
 
 export interface ExecNode {
@@ -129,6 +133,8 @@ export async function startExecNode(
     lifecycle: Lifecycle;
     accounts?: AccountManager | AccountBackend | undefined;
     observability?: ExecObservability | undefined;
+    /** The execution-layer peers (exec/p2p): with them the node syncs blocks (--synctarget, the Engine API's SYNCING). */
+    peers?: PeerSet | undefined;
   },
 ): Promise<ExecNode> {
   const { logger, lifecycle } = deps;
@@ -243,13 +249,33 @@ export async function startExecNode(
     backend.pendingBlocks = pending;
     lifecycle.onStop('pending block', () => pending.close());
   }
-  const engine = new EngineApi(
+  if (deps.peers === undefined && opts.sync?.target !== undefined)
+    throw new UsageError('--synctarget needs peers to sync from, and this node runs without execution-layer peers');
+  let engine: EngineApi | undefined;
+  const sync =
+    deps.peers === undefined
+      ? undefined
+      : startSync({
+          peers: deps.peers,
+          store,
+          importer,
+          logger: logger.child('sync'),
+          // Imports take turns with the Engine API's calls, which move the same head and flat state.
+          exclusive: (fn) => (engine as EngineApi).exclusive(fn),
+          mode: opts.sync?.mode,
+        });
+  if (sync !== undefined) {
+    lifecycle.onStop('block sync', () => sync.close());
+    backend.syncProgress = () => sync.progress();
+  }
+  engine = new EngineApi(
     store,
     importer,
     builder,
     { rollupHalt: opts.rollupHalt },
-    { logger: logger.child('engine'), halt: (reason) => void lifecycle.stop(reason) },
+    { logger: logger.child('engine'), halt: (reason) => void lifecycle.stop(reason), sync },
   );
+  if (sync !== undefined && opts.sync?.target !== undefined) sync.target(opts.sync.target);
   registerEngineApi(registry, engine);
   let authAddress: RpcServerAddress | undefined;
   if (opts.auth) {
