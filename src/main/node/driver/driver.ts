@@ -112,6 +112,8 @@ export class Driver {
   /** Why the next reset happens (reported to reset listeners). */
   #resetReason = 'reset requested';
   readonly #resetListeners = new Set<(reason: string) => void>();
+  /** Derivation is waiting for the engine's EL sync (see #step). */
+  #elSyncing = false;
 
   constructor(cfg: RollupConfig, opts: DriverOptions, providers: DriverProviders, deps: DriverDeps) {
     this.#cfg = cfg;
@@ -130,6 +132,10 @@ export class Driver {
       finalizedHead: () => providers.engine.heads.finalized,
     });
     deps.signal?.addEventListener('abort', () => void this.stop(), { once: true });
+    // The end of EL sync (a gossiped payload the engine accepts as VALID) wakes a loop waiting for it.
+    providers.engine.onHeadsChanged(() => {
+      if (this.#elSyncing && !providers.engine.engineSyncing) this.#wake?.();
+    });
   }
 
   get engine(): EngineController {
@@ -300,8 +306,20 @@ export class Driver {
     for (const listener of this.#resetListeners) listener(reason);
   }
 
-  /** One derivation step; true when derivation is idle (waiting for L1). */
+  /** One derivation step; true when derivation is idle (waiting for L1, or for the engine's EL sync). */
   async #step(): Promise<boolean> {
+    if (this.#p.engine.engineSyncing) {
+      // op-node: the pipeline cannot move forwards while the engine syncs itself from its peers.
+      if (!this.#elSyncing) this.#log.info('Derivation waits: the execution engine is syncing (EL sync)');
+      this.#elSyncing = true;
+      return true;
+    }
+    if (this.#elSyncing) {
+      // The engine's synced block is now safe and finalized: derivation starts over from there.
+      this.#elSyncing = false;
+      this.#resetReason = 'EL sync finished';
+      await this.#reset();
+    }
     const result = await this.#p.derivation.step(this.#p.engine.heads.pendingSafe);
     if (result.kind === 'eof') return true;
     if (result.kind === 'progress') {
