@@ -49,8 +49,9 @@ import { createCallPool } from './rpc/callPool.js';
 import { FilterSystem } from './rpc/filters.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
-import type { PeerSet } from './sync/peer.js';
+import type { PeerSet, SnapServer } from './sync/peer.js';
 import { type SyncMode, startSync } from './sync/service.js';
+import { createSnapServer } from './sync/snapServer.js';
 import { createLiveTracer } from './tracing/live.js';
 import type { TxPoolOptions } from './txpool/options.js';
 import { TernTxPool } from './txpool/pool.js';
@@ -112,6 +113,8 @@ export interface ExecNode {
   readonly authAddress: RpcServerAddress | undefined;
   /** The chain (the --dev sealer moves its head). */
   readonly store: ChainStore;
+  /** snap/1 answers from this node's state, for the execution-layer transport to serve. */
+  readonly snap: SnapServer;
 }
 
 /** geth's IPCEndpoint: a bare file name lives in the data directory, anything with a directory part is used as is. */
@@ -329,7 +332,8 @@ export async function startExecNode(
     });
   }
   deps.observability?.chainReady(store);
-  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store };
+  const snap = createSnapServer({ snapshot: () => db.kv.snapshot() });
+  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap };
 }
 
 /** tern-exec without a sub-command: open the database and serve it until stopped. */
