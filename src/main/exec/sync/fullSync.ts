@@ -111,15 +111,27 @@ export async function fullSync(
 
 class FullSync {
   private readonly log: Logger;
+  /** Ends every request of this run when it ends (requests asked ahead and not needed, a failed run's downloads). */
+  private readonly done = new AbortController();
+  private readonly signal: AbortSignal;
 
   constructor(
     private readonly deps: FullSyncDeps,
-    private readonly signal: AbortSignal,
+    signal: AbortSignal,
   ) {
     this.log = deps.logger;
+    this.signal = AbortSignal.any([signal, this.done.signal]);
   }
 
   async run(target: SyncTarget, abandon: () => boolean): Promise<'synced' | 'abandoned'> {
+    try {
+      return await this.runToTarget(target, abandon);
+    } finally {
+      this.done.abort(new Error('sync run ended'));
+    }
+  }
+
+  private async runToTarget(target: SyncTarget, abandon: () => boolean): Promise<'synced' | 'abandoned'> {
     const { store } = this.deps;
     if (store.hasState(target.hash)) return 'synced';
     const header = target.block?.header ?? (await this.targetHeader(target.hash, abandon));
@@ -149,25 +161,26 @@ class FullSync {
     request: (peer: SyncPeer, signal: AbortSignal) => Promise<R>,
     check: (reply: R) => T | undefined,
     giveUp: () => boolean = () => false,
+    signal: AbortSignal = this.signal,
   ): Promise<T | undefined> {
     const { peers, limits } = this.deps;
     const skipped = new Set<string>();
     for (;;) {
-      this.signal.throwIfAborted();
+      signal.throwIfAborted();
       if (giveUp()) return undefined;
       const peer = peers.idle(skipped);
       if (peer === undefined) {
         if (peers.usable().every((p) => skipped.has(p.id))) {
-          await peers.changed(limits.retryMs, this.signal);
+          await peers.changed(limits.retryMs, signal);
           skipped.clear();
-        } else await peers.changed(limits.retryMs, this.signal);
+        } else await peers.changed(limits.retryMs, signal);
         continue;
       }
       let reply: R;
       try {
-        reply = await peers.request(peer, (s) => request(peer, s), this.signal);
+        reply = await peers.request(peer, (s) => request(peer, s), signal);
       } catch (err) {
-        this.signal.throwIfAborted();
+        signal.throwIfAborted();
         this.log.debug('Sync request failed', { what, peer: peer.id.slice(0, 16), error: (err as Error).message });
         skipped.add(peer.id);
         continue;
@@ -211,7 +224,7 @@ class FullSync {
   // ---- pass 1: skeleton ---------------------------------------------------------------------------------------
 
   /** Headers `top` down to `top - count + 1`, linked among themselves (not yet to anything known). */
-  private fetchRange(top: bigint, count: number, anchor?: Uint8Array): Promise<Header[]> {
+  private fetchRange(top: bigint, count: number, anchor?: Uint8Array, signal = this.signal): Promise<Header[]> {
     const origin = anchor ?? top;
     return this.ask(
       `headers ${top - BigInt(count) + 1n}-${top}`,
@@ -230,6 +243,8 @@ class FullSync {
           throw new BadPeerData('header does not hash to the one asked');
         return headers;
       },
+      undefined,
+      signal,
     ) as Promise<Header[]>;
   }
 
@@ -245,18 +260,40 @@ class FullSync {
     const localHead = store.head().number;
     const batch = BigInt(limits.headerBatch);
     const descending: Uint8Array[] = [targetHash];
-    let expected = target.parentHash;
-    let top = target.number - 1n;
+    const expected = target.parentHash;
+    const top = target.number - 1n;
     if (store.hasState(expected)) return { ancestor: { number: top, hash: expected }, hashes: descending };
     if (target.number === 0n) throw new SyncFailedError('the target is another chain (its genesis is not ours)');
     const ranges = new Map<bigint, Promise<Header[]>>();
+    // Batches asked ahead and not needed (below the ancestor) are dropped when the skeleton is done.
+    const ahead = new AbortController();
+    const aheadSignal = AbortSignal.any([this.signal, ahead.signal]);
     const request = (t: bigint) => {
       if (t < 0n || ranges.has(t)) return;
       const count = Number(t + 1n < batch ? t + 1n : batch);
-      const p = this.fetchRange(t, count);
+      const p = this.fetchRange(t, count, undefined, aheadSignal);
       p.catch(() => {});
       ranges.set(t, p);
     };
+    try {
+      return await this.walkBack(ranges, request, expected, top, descending, localHead);
+    } finally {
+      ahead.abort(new Error('skeleton done'));
+    }
+  }
+
+  private async walkBack(
+    ranges: Map<bigint, Promise<Header[]>>,
+    request: (top: bigint) => void,
+    expectedHash: Uint8Array,
+    topNumber: bigint,
+    descending: Uint8Array[],
+    localHead: bigint,
+  ): Promise<{ ancestor: { number: bigint; hash: Uint8Array }; hashes: Uint8Array[] }> {
+    const { store, limits } = this.deps;
+    const batch = BigInt(limits.headerBatch);
+    let expected = expectedHash;
+    let top = topNumber;
     for (;;) {
       // Ask ahead only for batches that likely lie above the ancestor (the local head, barring a reorg).
       for (let i = 0n; i < BigInt(limits.headerLookahead); i++) {
@@ -274,7 +311,6 @@ class FullSync {
         descending.push(expected);
         expected = h.parentHash;
         if (store.hasState(expected)) {
-          for (const p of ranges.values()) p.catch(() => {});
           return { ancestor: { number: h.number - 1n, hash: expected }, hashes: descending.reverse() };
         }
         if (h.number === 0n) throw new SyncFailedError('the target is another chain (its genesis is not ours)');

@@ -72,6 +72,10 @@ describe('full sync', () => {
     // The silent peer was asked, timed out, and was dropped after two timeouts in a row.
     expect(silentPeer.requests).toBeGreaterThan(0);
     expect(silentPeer.penalties).toEqual(['2 requests in a row timed out']);
+    // Nothing of the run goes on asking once it is over.
+    const asked = list.map((p) => p.requests);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(list.map((p) => p.requests)).toEqual(asked);
   });
 
   it('starts from the common ancestor when the node holds part of the chain', async () => {
