@@ -113,4 +113,34 @@ describe('Engine API with a sync service', () => {
     await sync.idle();
     expect(toHex(store.head().hash)).toBe(toHex(chain.canonicalHash(20n)!));
   });
+
+  it('syncs across a reorg: a local branch off the target chain is left for the peers’ chain', async () => {
+    const chain = await sourceChain();
+    const { set } = await peers(['honest']);
+    const { api, sync, store, importer } = await engineWithSync(set);
+    for (let n = 1n; n <= 12n; n++) await importer.importBlock(chain.blockByNumber(n)!);
+    // A block 9' of our own on block 8, made the head: blocks 9..12 of the peers' chain become a side branch.
+    const b8 = chain.headerByNumber(8n)!;
+    const zero = { headBlockHash: chain.canonicalHash(8n)!, safeBlockHash: ZERO, finalizedBlockHash: ZERO };
+    const built = await api.forkchoiceUpdated(3, zero, {
+      timestamp: b8.timestamp + 1n,
+      prevRandao: ZERO,
+      suggestedFeeRecipient: new Uint8Array(20).fill(1),
+      withdrawals: [],
+      parentBeaconBlockRoot: ZERO,
+    });
+    const env = api.getPayload(3, built.payloadId!);
+    const own = env.executionPayload;
+    expect((await api.newPayload(3, own, [], ZERO)).status).toBe('VALID');
+    await api.forkchoiceUpdated(3, { ...zero, headBlockHash: own.blockHash });
+    expect(toHex(store.head().hash)).toBe(toHex(own.blockHash));
+    expect(store.head().number).toBe(9n);
+    // The consensus node now wants the peers' block 20.
+    const head = chain.canonicalHash(20n)!;
+    expect((await api.forkchoiceUpdated(3, { ...zero, headBlockHash: head })).payloadStatus.status).toBe('SYNCING');
+    await sync.idle();
+    expect(sync.status().state).toBe('idle');
+    expect(toHex(store.head().hash)).toBe(toHex(head));
+    for (let n = 9n; n <= 20n; n++) expect(toHex(store.canonicalHash(n)!)).toBe(toHex(chain.canonicalHash(n)!));
+  });
 });
