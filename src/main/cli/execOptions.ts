@@ -26,6 +26,7 @@ import { ipcEndpoint } from '../exec/node.js';
 import type { ExecOptions } from '../exec/options.js';
 import type { ChainSetupOptions } from '../exec/rollup/chainSetup.js';
 import type { RollupOptions } from '../exec/rollup/options.js';
+import { fromHex } from '../primitives/bytes.js';
 import { selectedL1Network } from './execNetworks.js';
 import type { Settings } from './parse.js';
 
@@ -182,6 +183,10 @@ export function execNodeOptions(
     },
     // geth exits after a downloader sync; a --dev chain never syncs, so it never exits there either.
     exitWhenSynced: get<boolean>('exitwhensynced') && !get<boolean>('dev'),
+    sync: {
+      mode: get<'full' | 'snap'>('syncmode'),
+      target: ((t) => (t === undefined ? undefined : fromHex(t)))(get<string | undefined>('synctarget')),
+    },
     storage,
     // newPayload's roots are hashed on the trie hasher's thread, which walks a block's paths while it executes
     // (with a spare core: exec/chain/stagePools.ts) unless --cache.noprefetch.

@@ -50,6 +50,9 @@ import { createCallPool } from './rpc/callPool.js';
 import { FilterSystem } from './rpc/filters.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
+import type { PeerSet, SnapServer } from './sync/peer.js';
+import { type SyncMode, startSync } from './sync/service.js';
+import { createSnapServer } from './sync/snapServer.js';
 import { createLiveTracer } from './tracing/live.js';
 import type { TxPoolOptions } from './txpool/options.js';
 import { TernTxPool } from './txpool/pool.js';
@@ -104,6 +107,8 @@ export interface ExecNodeOptions {
    * the hasher runs here anyway on the memory engine); false keeps both on this thread (tests, tiny machines).
    */
   blockWorkers?: boolean | undefined;
+  /** --syncmode and --synctarget: block sync from the peers in `deps.peers` (./sync/service.ts). */
+  sync?: { mode: SyncMode; target: Uint8Array | undefined } | undefined;
 }
 
 export interface ExecNode {
@@ -120,6 +125,8 @@ export interface ExecNode {
   readonly authAddress: RpcServerAddress | undefined;
   /** The chain (the --dev sealer moves its head). */
   readonly store: ChainStore;
+  /** snap/1 answers from this node's state, for the execution-layer transport to serve. */
+  readonly snap: SnapServer;
 }
 
 /** geth's IPCEndpoint: a bare file name lives in the data directory, anything with a directory part is used as is. */
@@ -141,6 +148,8 @@ export async function startExecNode(
     lifecycle: Lifecycle;
     accounts?: AccountManager | AccountBackend | undefined;
     observability?: ExecObservability | undefined;
+    /** The execution-layer peers (exec/p2p): with them the node syncs blocks (--synctarget, the Engine API's SYNCING). */
+    peers?: PeerSet | undefined;
   },
 ): Promise<ExecNode> {
   const { logger, lifecycle } = deps;
@@ -267,7 +276,26 @@ export async function startExecNode(
     backend.pendingBlocks = pending;
     lifecycle.onStop('pending block', () => pending.close());
   }
-  const engine = new EngineApi(
+  if (deps.peers === undefined && opts.sync?.target !== undefined)
+    throw new UsageError('--synctarget needs peers to sync from, and this node runs without execution-layer peers');
+  let engine: EngineApi | undefined;
+  const sync =
+    deps.peers === undefined
+      ? undefined
+      : startSync({
+          peers: deps.peers,
+          store,
+          importer,
+          logger: logger.child('sync'),
+          // Imports take turns with the Engine API's calls, which move the same head and flat state.
+          exclusive: (fn) => (engine as EngineApi).exclusive(fn),
+          mode: opts.sync?.mode,
+        });
+  if (sync !== undefined) {
+    lifecycle.onStop('block sync', () => sync.close());
+    backend.syncProgress = () => sync.progress();
+  }
+  engine = new EngineApi(
     store,
     new InlineBlockExecutor(store, importer, builder),
     { rollupHalt: opts.rollupHalt },
@@ -275,8 +303,10 @@ export async function startExecNode(
       logger: logger.child('engine'),
       halt: (reason) => void lifecycle.stop(reason),
       imported: deps.observability?.enabled ? (t) => deps.observability?.chain.recordImport(t) : undefined,
+      sync,
     },
   );
+  if (sync !== undefined && opts.sync?.target !== undefined) sync.target(opts.sync.target);
   registerEngineApi(registry, engine);
   let authAddress: RpcServerAddress | undefined;
   if (opts.auth) {
@@ -330,7 +360,8 @@ export async function startExecNode(
     });
   }
   deps.observability?.chainReady(store);
-  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store };
+  const snap = createSnapServer({ snapshot: () => db.kv.snapshot() });
+  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap };
 }
 
 /** tern-exec without a sub-command: open the database and serve it until stopped. */

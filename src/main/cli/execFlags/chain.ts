@@ -153,7 +153,7 @@ export const CHAIN_FLAGS: readonly FlagSpec[] = [
     help: 'Block hash to full sync to (development testing)',
     category: CHAIN,
     toml: 'Tern.SyncTarget',
-    implemented: false,
+    implemented: true,
   },
   // Fork overrides: geth keeps these in its [Eth] table (OverrideCancun, OverrideOptimismCanyon, …).
   override('cancun', 'Cancun', 'Eth.OverrideCancun'),

@@ -85,7 +85,7 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
     kind: 'enum',
     values: ['snap', 'full'],
     default: 'snap',
-    help: 'Blockchain sync mode; tern-exec executes every block (full) in both: snap sync is not built yet',
+    help: 'Blockchain sync mode; snap sync is not built yet: snap runs full sync (every block downloaded and executed)',
     category: STATE,
     toml: 'Eth.SyncMode',
     implemented: true,

@@ -2,8 +2,11 @@
 // values; register.ts puts them on the auth RPC. Calls that touch the chain run one at a time (a queue), since
 // newPayload, forkchoiceUpdated and block building all move or read the flat state.
 //
-// Unknown parents answer SYNCING and nothing is stored: tern-exec has no peer-to-peer block sync that could fetch
-// the missing ancestors, so the consensus client has to deliver them (op-node does, in consolidation order).
+// Unknown parents and heads answer SYNCING. With a sync service (deps.sync, exec/sync) this follows geth's beacon
+// sync: a payload with an unknown parent is kept (not executed) and extends a sync already running; a
+// forkchoiceUpdated to an unknown head starts (or retargets) the sync to it, with the kept payload when there is one,
+// else by asking peers for the hash. Without one, the consensus client has to deliver every block (op-node does, in
+// consolidation order).
 // Side-chain payloads are executed on their parent's state (trie) and stored, so ACCEPTED is never answered.
 import { createHash } from 'node:crypto';
 import { TernError } from '../../common/errors.js';
@@ -53,6 +56,8 @@ export const MAX_BODIES_REQUEST = 1024;
 /** Built payloads kept for getPayload (geth keeps 10). */
 const MAX_PAYLOADS = 10;
 const MAX_INVALID = 512;
+/** Payloads with unknown parents kept for a later forkchoiceUpdated (whole blocks: fewer than geth's 96 headers). */
+const MAX_REMOTE = 32;
 
 /**
  * The OP-Stack protocol version this engine supports (superchain-upgrades.md format: type 0, build, major, minor,
@@ -77,8 +82,16 @@ export interface EngineApiOptions {
   rollupHalt?: HaltLevel | undefined;
 }
 
+/** What the Engine API needs of the sync service (exec/sync/service.ts SyncHandle). */
+export interface EngineSync {
+  target(hash: Uint8Array, block?: Block): void;
+  status(): { state: 'idle' | 'syncing' | 'failed' };
+}
+
 export interface EngineApiDeps {
   logger: Logger;
+  /** Block sync from peers, started and retargeted by unknown heads; without it SYNCING waits for the consensus node. */
+  sync?: EngineSync | undefined;
   /** Called when --rollup.halt asks the engine to stop (the node shuts down). */
   halt?: ((reason: string) => void) | undefined;
   /** Each payload executed and stored by newPayload, with its stage times (the chain/* timers). */
@@ -122,6 +135,8 @@ export class EngineApi {
   private readonly payloads = new Map<string, StoredPayload>();
   /** Blocks found invalid → the latest valid ancestor (spec: INVALID answers carry it). */
   private readonly invalid = new Map<string, Uint8Array>();
+  /** Payloads whose parent is unknown, kept for a forkchoiceUpdated that makes them the sync target (geth's remoteBlocks). */
+  private readonly remote = new Map<string, Block>();
 
   constructor(
     /** The coordinator's reads of the chain; every change to it goes through the executor. */
@@ -131,7 +146,8 @@ export class EngineApi {
     private readonly deps: EngineApiDeps,
   ) {}
 
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn` holding the chain lock: Engine API calls and the sync's imports take turns. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
@@ -254,6 +270,10 @@ export class EngineApi {
         number: payload.blockNumber,
         parent: hex(payload.parentHash),
       });
+      if (this.remote.size >= MAX_REMOTE) this.remote.delete(this.remote.keys().next().value as string);
+      this.remote.set(hex(hash), block);
+      // A sync under way is extended to this block; starting one waits for a forkchoiceUpdated (as geth).
+      if (this.deps.sync?.status().state === 'syncing') this.deps.sync.target(hash, block);
       return { status: 'SYNCING', latestValidHash: null, validationError: null };
     }
     try {
@@ -352,6 +372,14 @@ export class EngineApi {
     const head = this.store.headerByHash(state.headBlockHash);
     if (head === undefined || !this.store.hasState(state.headBlockHash)) {
       this.deps.logger.debug('Forkchoice update to an unknown block', { head: hex(state.headBlockHash) });
+      if (this.deps.sync !== undefined) {
+        const block = this.remote.get(hex(state.headBlockHash));
+        this.deps.logger.info('Forkchoice requested sync to new head', {
+          number: block?.header.number ?? head?.number,
+          hash: hex(state.headBlockHash),
+        });
+        this.deps.sync.target(state.headBlockHash, block);
+      }
       return { payloadStatus: { status: 'SYNCING', latestValidHash: null, validationError: null }, ...none };
     }
     const current = this.store.head();

@@ -51,6 +51,8 @@ export class ExecRpcBackend {
   readonly #senders = new Map<string, Uint8Array>();
   /** --rollup.computependingblock: set by the node; absent, `pending` is answered as `latest`. */
   pendingBlocks: PendingBlockSource | undefined;
+  /** The block sync's progress (exec/sync) for eth_syncing: set by the node; absent or undefined: not syncing. */
+  syncProgress: (() => { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } | undefined) | undefined;
 
   constructor(
     readonly db: Database,

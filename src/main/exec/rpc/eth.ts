@@ -127,7 +127,29 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
     },
     syncing: (params) => {
       checkArity(params, 0);
-      return false;
+      const p = b.syncProgress?.();
+      if (p === undefined) return false;
+      // geth's fields; the state counters are snap sync's, zero while blocks are full-synced.
+      const snapCounters = [
+        'healedBytecodeBytes',
+        'healedBytecodes',
+        'healedTrienodeBytes',
+        'healedTrienodes',
+        'healingBytecode',
+        'healingTrienodes',
+        'syncedAccountBytes',
+        'syncedAccounts',
+        'syncedBytecodeBytes',
+        'syncedBytecodes',
+        'syncedStorage',
+        'syncedStorageBytes',
+      ];
+      return sortKeys({
+        startingBlock: qty(p.startingBlock),
+        currentBlock: qty(p.currentBlock),
+        highestBlock: qty(p.highestBlock),
+        ...Object.fromEntries(snapCounters.map((k) => [k, '0x0'])),
+      });
     },
     accounts: (params) => {
       checkArity(params, 0);

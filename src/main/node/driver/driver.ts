@@ -123,6 +123,8 @@ export class Driver {
   #resetReason = 'reset requested';
   readonly #resetListeners = new Set<(reason: string) => void>();
   readonly #l1Listeners = new Set<(e: DerivationL1Event) => void>();
+  /** Derivation is waiting for the engine's EL sync (see #step). */
+  #elSyncing = false;
 
   constructor(cfg: RollupConfig, opts: DriverOptions, providers: DriverProviders, deps: DriverDeps) {
     this.#cfg = cfg;
@@ -141,6 +143,10 @@ export class Driver {
       finalizedHead: () => providers.engine.heads.finalized,
     });
     deps.signal?.addEventListener('abort', () => void this.stop(), { once: true });
+    // The end of EL sync (a gossiped payload the engine accepts as VALID) wakes a loop waiting for it.
+    providers.engine.onHeadsChanged(() => {
+      if (this.#elSyncing && !providers.engine.engineSyncing) this.#wake?.();
+    });
   }
 
   get engine(): EngineController {
@@ -322,8 +328,20 @@ export class Driver {
     for (const listener of this.#resetListeners) listener(reason);
   }
 
-  /** One derivation step; true when derivation is idle (waiting for L1). */
+  /** One derivation step; true when derivation is idle (waiting for L1, or for the engine's EL sync). */
   async #step(): Promise<boolean> {
+    if (this.#p.engine.engineSyncing) {
+      // op-node: the pipeline cannot move forwards while the engine syncs itself from its peers.
+      if (!this.#elSyncing) this.#log.info('Derivation waits: the execution engine is syncing (EL sync)');
+      this.#elSyncing = true;
+      return true;
+    }
+    if (this.#elSyncing) {
+      // The engine's synced block is now safe and finalized: derivation starts over from there.
+      this.#elSyncing = false;
+      this.#resetReason = 'EL sync finished';
+      await this.#reset();
+    }
     const lastL2 = this.#p.engine.heads.pendingSafe;
     const result = await this.#p.derivation.step(lastL2);
     if (result.kind === 'eof') {

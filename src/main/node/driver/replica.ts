@@ -267,6 +267,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     : undefined;
   const controller = new EngineController(config, engine, {
     logger,
+    elSync: options.syncMode === 'execution-layer',
     metrics: recordL2 && { recordL2Ref: recordL2 },
   });
   const driver = new Driver(

@@ -15,7 +15,13 @@ import {
   toHex,
 } from '../derive/types.js';
 import { attributesMismatch, toEngineAttributes } from './attributes.js';
-import type { Engine, ExecutionPayload, PayloadAttributes, PayloadStatus } from './interface.js';
+import {
+  type Engine,
+  type ExecutionPayload,
+  isNotFound,
+  type PayloadAttributes,
+  type PayloadStatus,
+} from './interface.js';
 import { blockRefFromBlock } from './l2Block.js';
 
 export interface EngineHeads {
@@ -40,7 +46,16 @@ export interface EngineControllerMetrics {
 export interface EngineControllerDeps {
   logger: Logger;
   metrics?: EngineControllerMetrics | undefined;
+  /** --syncmode execution-layer: the first unsafe payloads make the engine sync itself from its peers (see below). */
+  elSync?: boolean | undefined;
 }
+
+/**
+ * op-node's EL-sync states: `will-start` until the first unsafe payload (then `started`, unless the engine already
+ * has a finalized block past genesis: straight to `finished`, i.e. CL sync); `started` while the engine answers
+ * SYNCING; `finished` once it answers VALID. `off`: consensus-layer sync.
+ */
+export type ElSyncState = 'off' | 'will-start' | 'started' | 'finished';
 
 /** Outcome of building one block: the new block, or the engine's reason for rejecting the attributes. */
 export type BuildResult = { ok: true; ref: L2BlockRef; payload: ExecutionPayload } | { ok: false; reason: string };
@@ -67,12 +82,24 @@ export class EngineController {
    * finalized labels instead of the locally derived ones (node/interop/managedNode.ts sets them).
    */
   managedHeads: { safe?: L2BlockRef | undefined; finalized?: L2BlockRef | undefined } | undefined;
+  #elSync: ElSyncState;
+  #elSyncStart = 0;
 
   constructor(cfg: RollupConfig, engine: Engine, deps: EngineControllerDeps) {
     this.#cfg = cfg;
     this.#engine = engine;
     this.#log = deps.logger.child('engine');
     this.#metrics = deps.metrics;
+    this.#elSync = deps.elSync === true ? 'will-start' : 'off';
+  }
+
+  get elSyncState(): ElSyncState {
+    return this.#elSync;
+  }
+
+  /** op-node's IsEngineSyncing: derivation waits while the engine syncs itself (EL sync not finished). */
+  get engineSyncing(): boolean {
+    return this.#elSync === 'will-start' || this.#elSync === 'started';
   }
 
   get engine(): Engine {
@@ -238,14 +265,77 @@ export class EngineController {
     return { ok: true, ref, payload };
   }
 
-  /** Inserts a payload built elsewhere (gossip, the sequencer's peer, EL sync) as the new unsafe head. */
-  async insertUnsafePayload(payload: ExecutionPayload, parentBeaconBlockRoot?: Uint8Array): Promise<L2BlockRef> {
+  /**
+   * Inserts a payload built elsewhere (gossip, the sequencer's peer, EL sync) as the new unsafe head. During EL sync
+   * (op-node's engine controller): the payload and a forkchoiceUpdated to it are sent even when the engine answers
+   * SYNCING (it fetches the missing blocks from its own peers), the unsafe head follows the payloads, and the first
+   * VALID answer ends the sync: that block becomes unsafe, safe and finalized, and derivation goes on after it.
+   * `local`: a block this node's sequencer built on the engine's head; it never starts EL sync (nor waits for one).
+   */
+  async insertUnsafePayload(
+    payload: ExecutionPayload,
+    parentBeaconBlockRoot?: Uint8Array,
+    opts: { local?: boolean } = {},
+  ): Promise<L2BlockRef> {
+    if (this.#elSync === 'will-start') {
+      if (opts.local === true) {
+        this.#elSync = 'finished';
+        this.#log.info('No EL sync: this node sequences on its engine head');
+      } else await this.#startElSync();
+    }
+    const syncing = this.#elSync === 'started';
+    const waiting = (s: PayloadStatus['status']) => syncing && (s === 'SYNCING' || s === 'ACCEPTED');
     const status = await this.#engine.newPayload(payload, parentBeaconBlockRoot);
-    if (status.status !== 'VALID') throw statusError('newPayload', status);
+    if (status.status !== 'VALID' && !waiting(status.status)) throw statusError('newPayload', status);
     const ref = this.#refOf(payload);
-    this.#setHeads({ ...this.heads, unsafe: ref });
-    await this.forkchoiceUpdate();
+    if (!syncing) {
+      this.#setHeads({ ...this.heads, unsafe: ref });
+      await this.forkchoiceUpdate();
+      return ref;
+    }
+    // The engine has the block's parent state once newPayload is VALID: the block is final for this node then.
+    const final = status.status === 'VALID';
+    const h = this.heads;
+    const fcu = await this.#engine.forkchoiceUpdated({
+      headBlockHash: payload.blockHash,
+      safeBlockHash: final ? payload.blockHash : fromHex(h.safe.hash),
+      finalizedBlockHash: final ? payload.blockHash : fromHex(h.finalized.hash),
+    });
+    const fcuStatus = fcu.payloadStatus.status;
+    if (fcuStatus !== 'VALID' && fcuStatus !== 'SYNCING') throw statusError('forkchoiceUpdated', fcu.payloadStatus);
+    if (fcuStatus !== 'VALID') {
+      this.#setHeads({ ...h, unsafe: ref });
+      this.#log.debug('EL sync under way', { target: ref.number, hash: ref.hash });
+      return ref;
+    }
+    this.#elSync = 'finished';
+    this.#setHeads({ unsafe: ref, pendingSafe: ref, safe: ref, finalized: ref });
+    // Synced by the forkchoiceUpdated itself: the labels still point at the old blocks.
+    if (!final) await this.forkchoiceUpdate();
+    this.#log.info('Finished EL sync', {
+      syncDuration: `${((performance.now() - this.#elSyncStart) / 1000).toFixed(1)}s`,
+      finalizedBlock: `${ref.hash}:${ref.number}`,
+    });
     return ref;
+  }
+
+  async #startElSync(): Promise<void> {
+    let finalized: L2BlockRef | undefined;
+    try {
+      finalized = await this.#engine.l2BlockRefByLabel('finalized');
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    if (finalized === undefined || finalized.hash === this.#cfg.genesis.l2.hash) {
+      this.#elSync = 'started';
+      this.#elSyncStart = performance.now();
+      this.#log.info('Starting EL sync');
+    } else {
+      this.#elSync = 'finished';
+      this.#log.info('Skipping EL sync and going straight to CL sync because there is a finalized block', {
+        id: `${finalized.hash}:${finalized.number}`,
+      });
+    }
   }
 
   #refOf(p: ExecutionPayload): L2BlockRef {

@@ -201,7 +201,7 @@ export function registerOpstackApi(registry: RpcRegistry, deps: OpstackApiDeps):
   const commitBlock = async (signed: SignedEnvelope) => {
     const { executionPayload, parentBeaconBlockRoot } = signed.envelope;
     try {
-      await controller.insertUnsafePayload(executionPayload, parentBeaconBlockRoot);
+      await controller.insertUnsafePayload(executionPayload, parentBeaconBlockRoot, { local: true });
     } catch (err) {
       if (err instanceof TernError && err.code === 'ENGINE_INVALID')
         throw buildError(BuildErrCode.invalidInput, `execution invalid: ${err.message}`);

@@ -27,7 +27,11 @@ export interface SequencerEngine {
   readonly initialized: boolean;
   readonly heads: EngineHeads;
   readonly engine: Pick<Engine, 'forkchoiceUpdated' | 'getPayload'>;
-  insertUnsafePayload(payload: ExecutionPayload, parentBeaconBlockRoot?: Uint8Array): Promise<L2BlockRef>;
+  insertUnsafePayload(
+    payload: ExecutionPayload,
+    parentBeaconBlockRoot?: Uint8Array,
+    opts?: { local?: boolean },
+  ): Promise<L2BlockRef>;
 }
 
 export interface SequencerProviders {
@@ -465,7 +469,9 @@ export class Sequencer {
         return undefined;
       }
       try {
-        return await this.#p.engine.insertUnsafePayload(sealed.env.executionPayload, sealed.env.parentBeaconBlockRoot);
+        return await this.#p.engine.insertUnsafePayload(sealed.env.executionPayload, sealed.env.parentBeaconBlockRoot, {
+          local: true,
+        });
       } catch (err) {
         if (err instanceof TernError && err.code === 'ENGINE_INVALID') {
           this.#pending = undefined;

@@ -60,13 +60,23 @@ function uint64(item: RlpDecoded | undefined, what: string): bigint {
 export function decodeBlock(raw: Uint8Array): Block {
   const f = asList(rlpDecode(raw), 'block');
   if (f.length < 3 || f.length > 4) throw new TernError('BLOCK_INVALID', `block has ${f.length} fields`);
-  const block: Block = {
-    header: headerFromFields(asList(f[0], 'header')),
-    transactions: asList(f[1], 'transactions').map(txFromBody),
-    uncles: asList(f[2], 'uncles').map((u) => headerFromFields(asList(u, 'uncle header'))),
+  return { header: headerFromFields(asList(f[0], 'header')), ...bodyFromFields(f.slice(1)) };
+}
+
+/** A block body as eth/68 BlockBodies carries it: the RLP list [transactions, uncles, withdrawals?]. */
+export function decodeBody(raw: Uint8Array): Omit<Block, 'header'> {
+  const f = asList(rlpDecode(raw), 'block body');
+  if (f.length < 2 || f.length > 3) throw new TernError('BLOCK_INVALID', `block body has ${f.length} fields`);
+  return bodyFromFields(f);
+}
+
+function bodyFromFields(f: RlpDecoded[]): Omit<Block, 'header'> {
+  const body: Omit<Block, 'header'> = {
+    transactions: asList(f[0], 'transactions').map(txFromBody),
+    uncles: asList(f[1], 'uncles').map((u) => headerFromFields(asList(u, 'uncle header'))),
   };
-  if (f.length === 4) block.withdrawals = asList(f[3], 'withdrawals').map(decodeWithdrawal);
-  return block;
+  if (f.length === 3) body.withdrawals = asList(f[2], 'withdrawals').map(decodeWithdrawal);
+  return body;
 }
 
 export function encodeBlock(b: Block): Uint8Array {

@@ -13,7 +13,7 @@ import { type Derivation, Driver } from '../../../../../src/main/node/driver/dri
 import { EngineController } from '../../../../../src/main/node/engine/engineController.js';
 import { SafeDb } from '../../../../../src/main/node/safedb/safedb.js';
 import type { L1BlockRef, L2BlockRef } from '../../../../../src/main/primitives/rollup/blockRef.js';
-import { attrs, FakeEngine, l1Hash, testConfig } from '../engine/fakeEngine.js';
+import { attrs, FakeEngine, l1Hash, SyncingEngine, sequencerChain, testConfig } from '../engine/fakeEngine.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const cfg = testConfig();
@@ -181,6 +181,40 @@ describe('Driver', () => {
     driver.wake();
     await until(() => d.at === 3);
     expect(seen).toHaveLength(3);
+    await driver.stop();
+  });
+
+  it('execution-layer sync: derivation waits while the engine syncs, then continues after the synced block', async () => {
+    const d = new ScriptedDerivation(8);
+    const chain = await sequencerChain(cfg, 6);
+    const engine = new SyncingEngine(cfg);
+    const ctrl = new EngineController(cfg, engine, { logger, elSync: true });
+    const driver = new Driver(
+      cfg,
+      { syncMode: 'execution-layer', idlePollMs: 20, retryDelayMs: 5 },
+      { l1: l1Source, derivation: d, engine: ctrl, safeDb },
+      { logger },
+    );
+    const steps: number[] = [];
+    const step = d.step.bind(d);
+    d.step = (safe) => {
+      steps.push(safe.number);
+      return step(safe);
+    };
+    driver.start();
+    await until(() => ctrl.initialized);
+    // Gossip hands the tip to the engine, which has nothing yet: SYNCING, and derivation does not step.
+    await driver.runExclusive(() => ctrl.insertUnsafePayload(chain.payloads[4]!));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(ctrl.engineSyncing).toBe(true);
+    expect(steps).toEqual([]);
+    expect(ctrl.heads.safe.number).toBe(0);
+    // The engine synced from its peers; the next payload is VALID: EL sync done, derivation resumes after block 6.
+    engine.syncFrom(chain.source, 5);
+    await driver.runExclusive(() => ctrl.insertUnsafePayload(chain.payloads[5]!));
+    await until(() => ctrl.heads.safe.number === 8);
+    expect(d.resets.at(-1)).toBe(6);
+    expect(steps[0]).toBe(6);
     await driver.stop();
   });
 });

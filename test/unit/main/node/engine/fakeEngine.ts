@@ -310,3 +310,52 @@ export class FakeEngine implements Engine {
   }
   async close(): Promise<void> {}
 }
+
+/** An engine that has only what it synced: a payload on an unknown parent is not executed (SYNCING). */
+export class SyncingEngine extends FakeEngine {
+  override async newPayload(payload: ExecutionPayload, root?: Uint8Array): Promise<PayloadStatus> {
+    if (!this.blocks.has(toHex(payload.parentHash))) {
+      this.calls.push('newPayload');
+      return { status: 'SYNCING', latestValidHash: null, validationError: null };
+    }
+    return super.newPayload(payload, root);
+  }
+  /** The engine's own sync (from its peers) brought it these blocks. */
+  syncFrom(source: FakeEngine, upTo: number): void {
+    for (const [hash, b] of source.blocks) if (b.ref.number <= upTo) this.blocks.set(hash, b);
+  }
+}
+
+/** The sequencer's chain: blocks 1..n built on a separate engine. */
+export async function sequencerChain(
+  cfg: RollupConfig,
+  n: number,
+): Promise<{ source: FakeEngine; payloads: ExecutionPayload[] }> {
+  const source = new FakeEngine(cfg);
+  const payloads: ExecutionPayload[] = [];
+  let parent = await source.l2BlockRefByHash(GENESIS_L2);
+  for (let i = 1; i <= n; i++) {
+    const a = attrs(cfg, parent, 0, i);
+    const fcu = await source.forkchoiceUpdated(
+      {
+        headBlockHash: Buffer.from(parent.hash.slice(2), 'hex'),
+        safeBlockHash: new Uint8Array(32),
+        finalizedBlockHash: new Uint8Array(32),
+      },
+      {
+        timestamp: BigInt(a.timestamp),
+        prevRandao: a.prevRandao,
+        suggestedFeeRecipient: a.suggestedFeeRecipient,
+        transactions: a.transactions,
+        noTxPool: true,
+        gasLimit: a.gasLimit,
+        withdrawals: [],
+      } as never,
+    );
+    const env = await source.getPayload(fcu.payloadId!);
+    await source.newPayload(env.executionPayload);
+    payloads.push(env.executionPayload);
+    parent = await source.l2BlockRefByHash(toHex(env.executionPayload.blockHash));
+  }
+  return { source, payloads };
+}
