@@ -7,6 +7,7 @@ import { UsageError } from '../common/errors.js';
 import { type LogFormat, type LoggerOptions, levelFromVerbosity, parseVmodule } from '../common/logger/index.js';
 import { type ChainOverrides, OVERRIDE_FORKS } from '../exec/chain/overrides.js';
 import type { ConsoleCommandOptions } from '../exec/cmd/console.js';
+import { resolveEraDir } from '../exec/db/open.js';
 import { DEV_CHAIN_ID } from '../exec/dev/genesis.js';
 import type { DevOptions } from '../exec/dev/start.js';
 import type { HaltLevel } from '../exec/engine/api.js';
@@ -342,6 +343,7 @@ export function execOptions(settings: Settings): ExecOptions {
     database: {
       datadir,
       ancient: get<string | undefined>('datadir.ancient'),
+      era: resolveEraDir(datadir, get<string | undefined>('datadir.ancient'), get<string | undefined>('datadir.era')),
       engine: get<string | undefined>('db.engine'),
       cacheMB: storage.cache.databaseMB,
       fdLimit: get<number | undefined>('fdlimit'),

@@ -32,6 +32,7 @@ import type { Database } from './db/open.js';
 import { storageSize } from './db/resources.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
+import { EraStore, eraNetworkName } from './era/store.js';
 import { type GraphqlHttpOptions, graphqlRoutes } from './graphql/http.js';
 import { InlineTrieHasher } from './hasher/inline.js';
 import type { TrieHasherOptions } from './hasher/interface.js';
@@ -306,12 +307,34 @@ export async function startExecNode(
   return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store };
 }
 
+/**
+ * --datadir.era: era1 archives found there serve the canonical blocks the database does not hold (db/chain.ts
+ * falls back to them), so history dropped from the database keeps answering eth_getBlockByNumber and friends.
+ */
+export function attachEraHistory(db: Database, dir: string, logger: Logger): EraStore | undefined {
+  const store = new ChainStore(db);
+  let head: bigint;
+  try {
+    head = store.head().number;
+  } catch {
+    return undefined; // no chain yet: nothing to serve
+  }
+  const era = EraStore.open(dir, eraNetworkName(store.config().chainId), head);
+  if (era === undefined) return undefined;
+  db.history = era;
+  const { first, last } = era.range();
+  logger.info('Serving history from era1 archives', { dir, files: era.fileCount, first, last });
+  return era;
+}
+
 /** tern-exec without a sub-command: open the database and serve it until stopped. */
 export async function runNode(ctx: ExecContext, observability?: ExecObservability): Promise<ExecNode> {
   const logger = ctx.log.logger.child('exec');
   const { options } = ctx;
   const db = await openChainDatabase(options.database, ctx.lifecycle, logger);
   await setupChainConfig(db, options.chainSetup, { logger });
+  const era = attachEraHistory(db, options.database.era, logger);
+  if (era !== undefined) ctx.lifecycle.onStop('era history', () => era.close());
   if (options.chainSetup.l1Network !== undefined) {
     // An L1 preset gives the genesis and the chain rules; blocks past genesis come only from `tern-exec import`.
     logger.warn('Cannot sync from peers yet: execution-layer P2P is not built; serving blocks added by import', {

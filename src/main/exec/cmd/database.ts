@@ -12,6 +12,8 @@ export interface ChainDatabaseOptions {
   datadir: string;
   /** --datadir.ancient */
   ancient: string | undefined;
+  /** --datadir.era, resolved: era1 archives the node serves history from. */
+  era: string;
   /** --db.engine (undefined: the database's own, or the default for a new one) */
   engine: string | undefined;
   /** The --cache.database share of --cache, MB. */
