@@ -86,6 +86,7 @@ export function storageSettings(s: SettingsLike): ResolvedStorageSettings {
     txHistory,
     logHistory: s.get<number>('history.logs'),
     logsDisabled: s.get<boolean>('history.logs.disable'),
+    logExportFile: s.get<string | undefined>('history.logs.export') ?? '',
     chainHistory: s.get<ChainHistoryMode>('history.chain'),
     gcMode,
     stateScheme: s.get<StateScheme | undefined>('state.scheme'),
