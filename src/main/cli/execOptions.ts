@@ -365,6 +365,7 @@ export function execOptions(settings: Settings): ExecOptions {
     import: { noPrefetch: get<boolean>('cache.noprefetch') },
     snapshot: { bloomFilterMB: get<number>('bloomfilter.size') },
     externalSigner: nonEmpty(get<string | undefined>('signer')?.trim()),
+    hardwareWallets: { usb: get<boolean>('usb'), pcscdPath: nonEmpty(get<string | undefined>('pcscdpath')) },
     console: consoleCommandOptions(settings),
   };
 }

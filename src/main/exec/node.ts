@@ -18,6 +18,7 @@ import { RpcRegistry } from '../common/rpc/registry.js';
 import { obtainHex32File } from '../common/secretFile.js';
 import type { AccountBackend } from './accounts/backend.js';
 import { ExternalSigner } from './accounts/external/signer.js';
+import { discoverHardwareWallets } from './accounts/hardware/discovery.js';
 import type { AccountManager } from './accounts/manager.js';
 import { BlockBuilder } from './chain/builder.js';
 import { ChainStore } from './chain/chainStore.js';
@@ -347,7 +348,11 @@ export async function runNode(ctx: ExecContext, observability?: ExecObservabilit
     const signer = await ExternalSigner.connect(options.externalSigner, { logger: logger.child('accounts') });
     ctx.lifecycle.onStop('external signer', () => signer.close());
     accounts = signer;
-  } else accounts = openAccountManager(options.accounts, logger);
+  } else {
+    accounts = openAccountManager(options.accounts, logger);
+    // geth looks for USB wallets and smart cards only beside the keystore, never with an external signer.
+    await discoverHardwareWallets(options.hardwareWallets, { logger: logger.child('accounts') });
+  }
   return startExecNode(db, options.node, {
     logger,
     lifecycle: ctx.lifecycle,
