@@ -348,6 +348,7 @@ export function execOptions(settings: Settings): ExecOptions {
       engine: get<string | undefined>('db.engine'),
       cacheMB: storage.cache.databaseMB,
       fdLimit: get<number | undefined>('fdlimit'),
+      remote: remoteDbOptions(settings),
     },
     chainSetup: chainSetupOptions(settings),
     networking: {
@@ -368,6 +369,24 @@ export function execOptions(settings: Settings): ExecOptions {
     hardwareWallets: { usb: get<boolean>('usb'), pcscdPath: nonEmpty(get<string | undefined>('pcscdpath')) },
     console: consoleCommandOptions(settings),
   };
+}
+
+/** Commands that read the chain only: the ones --remotedb serves (geth's chain readers over its remotedb). */
+const REMOTEDB_COMMANDS = ['export', 'export-history'];
+
+/**
+ * --remotedb (with --header): the read-only commands read the chain from that node. A command that writes the
+ * database is refused; the node itself serves its own --datadir (geth's node ignores --remotedb too).
+ */
+function remoteDbOptions(settings: Settings): { url: string; headers: Record<string, string> } | undefined {
+  const url = nonEmpty(settings.get<string | undefined>('remotedb'));
+  if (url === undefined) return undefined;
+  const command = settings.subcommand?.name;
+  if (command !== undefined && !REMOTEDB_COMMANDS.includes(command))
+    throw new UsageError(
+      `--remotedb serves the read-only commands (${REMOTEDB_COMMANDS.join(', ')}); ${command} needs the local database`,
+    );
+  return { url, headers: Object.fromEntries(settings.get<Array<[string, string]> | undefined>('header') ?? []) };
 }
 
 /** --graphql, --graphql.corsdomain, --graphql.vhosts: undefined when off; GraphQL lives on the HTTP-RPC listener, so

@@ -332,6 +332,10 @@ export function attachEraHistory(db: Database, dir: string, logger: Logger): Era
 export async function runNode(ctx: ExecContext, observability?: ExecObservability): Promise<ExecNode> {
   const logger = ctx.log.logger.child('exec');
   const { options } = ctx;
+  if (options.database.remote !== undefined)
+    logger.warn('--remotedb is read by export and export-history; the node serves its own --datadir', {
+      remotedb: options.database.remote.url,
+    });
   const db = await openChainDatabase(options.database, ctx.lifecycle, logger);
   await setupChainConfig(db, options.chainSetup, { logger });
   const era = attachEraHistory(db, options.database.era, logger);

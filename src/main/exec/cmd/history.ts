@@ -19,7 +19,7 @@ import { computeAccumulator, ERA1_MAX_BLOCKS } from '../era/accumulator.js';
 import { Era1Builder, era1Filename } from '../era/era1.js';
 import { Era1File, eraNetworkName, listEra1Files } from '../era/store.js';
 import type { ExecContext } from '../options.js';
-import { openChainDatabase } from './database.js';
+import { openReadChainDatabase } from './database.js';
 import { type BlockFile, importBlockFiles } from './import.js';
 
 const PROGRESS_INTERVAL_MS = 8000;
@@ -50,7 +50,7 @@ const sha256Hex = (data: Uint8Array): string => `0x${createHash('sha256').update
 export async function runExportHistory({ options, log, lifecycle }: ExecContext): Promise<'done'> {
   const logger = log.logger.child('export-history');
   const { dir, first, last } = parseExportHistoryArgs(options.args);
-  const db = await openChainDatabase(options.database, lifecycle, logger);
+  const db = await openReadChainDatabase(options.database, lifecycle, logger);
   const store = new ChainStore(db);
   let head: bigint;
   try {
