@@ -1,6 +1,6 @@
 // A directory of era1 files (--datadir.era, or the directory given to import-history): geth's naming and
 // ordering rules (era.ReadDir: `<network>-<epoch>-<root>.era1`, epochs 0, 1, 2 ... without gaps), and block reads
-// by number or hash across the files. The node serves history missing from its database from here (db/chain.ts
+// by number across the files. The node serves history missing from its database from here (db/chain.ts
 // falls back to it), so blocks whose bodies and receipts were dropped keep answering from their archives.
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,7 +77,7 @@ export class Era1File {
 export class EraStore {
   readonly #files: Era1File[];
   readonly #hashes = new Map<bigint, Uint8Array>();
-  #byHash: Map<string, bigint> | undefined;
+  readonly #byHash = new Map<string, bigint>();
 
   private constructor(
     files: Era1File[],
@@ -144,20 +144,17 @@ export class EraStore {
     if (header === undefined) return undefined;
     const hash = keccak256(header);
     this.#hashes.set(n, hash);
+    this.#byHash.set(toHexKey(hash), n);
     return hash;
   }
 
-  /** The number of the block with this hash; the first call hashes every header held (built once). */
+  /**
+   * The number of a block by hash, for the blocks whose hash this store has computed (canonicalHash). A hash is
+   * never looked for across the files: that would hash every archived header on the coordinator thread for any
+   * unknown hash asked about. Pruned history keeps its headers in the database (as geth's prune-history does), so
+   * the database answers hash lookups and the archives serve bodies and receipts.
+   */
   numberOf(hash: Uint8Array): number | undefined {
-    if (this.#byHash === undefined) {
-      const byHash = new Map<string, bigint>();
-      for (const f of this.#files) {
-        for (let n = f.reader.start; n <= f.reader.end && n <= this.limit; n++) {
-          byHash.set(toHexKey(this.canonicalHash(Number(n)) as Uint8Array), n);
-        }
-      }
-      this.#byHash = byHash;
-    }
     const n = this.#byHash.get(toHexKey(hash));
     return n === undefined ? undefined : Number(n);
   }
