@@ -4,12 +4,12 @@
 // validate() must never throw, and the decoders may only throw their TernErrors. `npm run fuzz` runs 1,000,000
 // messages; the unit test runs a 10,000-message subset with the same code.
 import { TernError } from '../../src/main/common/errors.js';
+import { snappyCompress, snappyFrameDecode } from '../../src/main/common/snappy.js';
 import type { ExecutionPayload } from '../../src/main/node/engine/interface.js';
 import { payloadBlockHash } from '../../src/main/node/p2p/blockHash.js';
 import { BlockValidator } from '../../src/main/node/p2p/blockValidator.js';
 import { decodePayloadSsz } from '../../src/main/node/p2p/payloadSsz.js';
 import { decodeRequest, decodeResponse, encodeOkResponse } from '../../src/main/node/p2p/reqResp.js';
-import { snappyCompress, snappyFrameDecode } from '../../src/main/node/p2p/snappy.js';
 import { type BlockVersion, encodePayloadSsz } from '../../src/main/node/signer/gossipPayload.js';
 import { LocalSigner } from '../../src/main/node/signer/local.js';
 import { signGossipBlock } from '../../src/main/node/signer/setup.js';

@@ -1,9 +1,9 @@
 // Signed gossip blocks for the P2P tests: a rollup config with every topic version in reach (Canyon at 0, Ecotone
 // at 9000, Isthmus at 9500), payloads with correct block hashes, and messages signed with a known key.
 
+import { snappyCompress } from '../../src/main/common/snappy.js';
 import type { ExecutionPayload } from '../../src/main/node/engine/interface.js';
 import { payloadBlockHash } from '../../src/main/node/p2p/blockHash.js';
-import { snappyCompress } from '../../src/main/node/p2p/snappy.js';
 import type { BlockVersion } from '../../src/main/node/signer/gossipPayload.js';
 import { LocalSigner } from '../../src/main/node/signer/local.js';
 import { signGossipBlock } from '../../src/main/node/signer/setup.js';

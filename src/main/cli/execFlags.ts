@@ -64,6 +64,22 @@ const SUBCOMMANDS: readonly SubcommandSpec[] = [
     maxArgs: 3,
   },
   {
+    name: 'import-history',
+    args: '<dir>',
+    help: 'Import era1 archives (checked against checksums.txt and their accumulator roots) into a database at genesis',
+    implemented: true,
+    minArgs: 1,
+    maxArgs: 1,
+  },
+  {
+    name: 'export-history',
+    args: '<dir> <first> <last>',
+    help: 'Export blocks first..last with their receipts to era1 archives of 8192 blocks and a checksums.txt',
+    implemented: true,
+    minArgs: 3,
+    maxArgs: 3,
+  },
+  {
     name: 'dumpconfig',
     args: '',
     help: 'Print the effective configuration as TOML',

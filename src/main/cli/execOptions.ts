@@ -7,6 +7,7 @@ import { UsageError } from '../common/errors.js';
 import { type LogFormat, type LoggerOptions, levelFromVerbosity, parseVmodule } from '../common/logger/index.js';
 import { type ChainOverrides, OVERRIDE_FORKS } from '../exec/chain/overrides.js';
 import type { ConsoleCommandOptions } from '../exec/cmd/console.js';
+import { resolveEraDir } from '../exec/db/open.js';
 import { DEV_CHAIN_ID } from '../exec/dev/genesis.js';
 import type { DevOptions } from '../exec/dev/start.js';
 import type { HaltLevel } from '../exec/engine/api.js';
@@ -86,6 +87,7 @@ export function storageSettings(s: SettingsLike): ResolvedStorageSettings {
     txHistory,
     logHistory: s.get<number>('history.logs'),
     logsDisabled: s.get<boolean>('history.logs.disable'),
+    logExportFile: s.get<string | undefined>('history.logs.export') ?? '',
     chainHistory: s.get<ChainHistoryMode>('history.chain'),
     gcMode,
     stateScheme: s.get<StateScheme | undefined>('state.scheme'),
@@ -347,9 +349,11 @@ export function execOptions(settings: Settings): ExecOptions {
     database: {
       datadir,
       ancient: get<string | undefined>('datadir.ancient'),
+      era: resolveEraDir(datadir, get<string | undefined>('datadir.ancient'), get<string | undefined>('datadir.era')),
       engine: get<string | undefined>('db.engine'),
       cacheMB: storage.cache.databaseMB,
       fdLimit: get<number | undefined>('fdlimit'),
+      remote: remoteDbOptions(settings),
     },
     chainSetup: chainSetupOptions(settings),
     networking: {
@@ -367,8 +371,27 @@ export function execOptions(settings: Settings): ExecOptions {
     import: { noPrefetch: get<boolean>('cache.noprefetch') },
     snapshot: { bloomFilterMB: get<number>('bloomfilter.size') },
     externalSigner: nonEmpty(get<string | undefined>('signer')?.trim()),
+    hardwareWallets: { usb: get<boolean>('usb'), pcscdPath: nonEmpty(get<string | undefined>('pcscdpath')) },
     console: consoleCommandOptions(settings),
   };
+}
+
+/** Commands that read the chain only: the ones --remotedb serves (geth's chain readers over its remotedb). */
+const REMOTEDB_COMMANDS = ['export', 'export-history'];
+
+/**
+ * --remotedb (with --header): the read-only commands read the chain from that node. A command that writes the
+ * database is refused; the node itself serves its own --datadir (geth's node ignores --remotedb too).
+ */
+function remoteDbOptions(settings: Settings): { url: string; headers: Record<string, string> } | undefined {
+  const url = nonEmpty(settings.get<string | undefined>('remotedb'));
+  if (url === undefined) return undefined;
+  const command = settings.subcommand?.name;
+  if (command !== undefined && !REMOTEDB_COMMANDS.includes(command))
+    throw new UsageError(
+      `--remotedb serves the read-only commands (${REMOTEDB_COMMANDS.join(', ')}); ${command} needs the local database`,
+    );
+  return { url, headers: Object.fromEntries(settings.get<Array<[string, string]> | undefined>('header') ?? []) };
 }
 
 /** --graphql, --graphql.corsdomain, --graphql.vhosts: undefined when off; GraphQL lives on the HTTP-RPC listener, so

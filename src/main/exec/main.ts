@@ -10,6 +10,7 @@ import { nativeStatus } from '../native/index.js';
 import { runAttach, runConsole } from './cmd/console.js';
 import { runExecuteWitness } from './cmd/executeWitness.js';
 import { runExport } from './cmd/export.js';
+import { runExportHistory, runImportHistory } from './cmd/history.js';
 import { runImport } from './cmd/import.js';
 import { runInit } from './cmd/init.js';
 import { runSnapshot } from './cmd/pruneState.js';
@@ -32,6 +33,8 @@ async function startExec({ settings, log, lifecycle }: ProgramContext): Promise<
     return withImportProfiling(ctx.options.observability, { logger: log.logger, lifecycle }, () => runImport(ctx));
   }
   if (command === 'export') return runExport(ctx);
+  if (command === 'export-history') return runExportHistory(ctx);
+  if (command === 'import-history') return runImportHistory(ctx);
   if (command === 'attach') return runAttach(ctx);
   if (command === 'console') return runConsole(ctx);
   if (command === 'execute-witness') return runExecuteWitness(ctx);

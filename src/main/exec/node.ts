@@ -18,6 +18,7 @@ import { RpcRegistry } from '../common/rpc/registry.js';
 import { obtainHex32File } from '../common/secretFile.js';
 import type { AccountBackend } from './accounts/backend.js';
 import { ExternalSigner } from './accounts/external/signer.js';
+import { discoverHardwareWallets } from './accounts/hardware/discovery.js';
 import type { AccountManager } from './accounts/manager.js';
 import { BlockBuilder } from './chain/builder.js';
 import { ChainStore } from './chain/chainStore.js';
@@ -33,6 +34,7 @@ import type { Database } from './db/open.js';
 import { storageSize } from './db/resources.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
+import { EraStore, eraNetworkName } from './era/store.js';
 import { InlineBlockExecutor } from './executor/inline.js';
 import { type GraphqlHttpOptions, graphqlRoutes } from './graphql/http.js';
 import type { TrieHasherOptions } from './hasher/interface.js';
@@ -364,12 +366,38 @@ export async function startExecNode(
   return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap };
 }
 
+/**
+ * --datadir.era: era1 archives found there serve the canonical blocks the database does not hold (db/chain.ts
+ * falls back to them), so history dropped from the database keeps answering eth_getBlockByNumber and friends.
+ */
+export function attachEraHistory(db: Database, dir: string, logger: Logger): EraStore | undefined {
+  const store = new ChainStore(db);
+  let head: bigint;
+  try {
+    head = store.head().number;
+  } catch {
+    return undefined; // no chain yet: nothing to serve
+  }
+  const era = EraStore.open(dir, eraNetworkName(store.config().chainId), head);
+  if (era === undefined) return undefined;
+  db.history = era;
+  const { first, last } = era.range();
+  logger.info('Serving history from era1 archives', { dir, files: era.fileCount, first, last });
+  return era;
+}
+
 /** tern-exec without a sub-command: open the database and serve it until stopped. */
 export async function runNode(ctx: ExecContext, observability?: ExecObservability): Promise<ExecNode> {
   const logger = ctx.log.logger.child('exec');
   const { options } = ctx;
+  if (options.database.remote !== undefined)
+    logger.warn('--remotedb is read by export and export-history; the node serves its own --datadir', {
+      remotedb: options.database.remote.url,
+    });
   const db = await openChainDatabase(options.database, ctx.lifecycle, logger);
   await setupChainConfig(db, options.chainSetup, { logger });
+  const era = attachEraHistory(db, options.database.era, logger);
+  if (era !== undefined) ctx.lifecycle.onStop('era history', () => era.close());
   if (options.chainSetup.l1Network !== undefined) {
     // An L1 preset gives the genesis and the chain rules; blocks past genesis come only from `tern-exec import`.
     logger.warn('Cannot sync from peers yet: execution-layer P2P is not built; serving blocks added by import', {
@@ -382,7 +410,11 @@ export async function runNode(ctx: ExecContext, observability?: ExecObservabilit
     const signer = await ExternalSigner.connect(options.externalSigner, { logger: logger.child('accounts') });
     ctx.lifecycle.onStop('external signer', () => signer.close());
     accounts = signer;
-  } else accounts = openAccountManager(options.accounts, logger);
+  } else {
+    accounts = openAccountManager(options.accounts, logger);
+    // geth looks for USB wallets and smart cards only beside the keystore, never with an external signer.
+    await discoverHardwareWallets(options.hardwareWallets, { logger: logger.child('accounts') });
+  }
   return startExecNode(db, options.node, {
     logger,
     lifecycle: ctx.lifecycle,

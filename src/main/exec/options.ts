@@ -2,6 +2,7 @@
 // it from the parsed command line once; from there on no module reads a flag by its name.
 import type { Lifecycle } from '../common/lifecycle.js';
 import type { LoggerOptions, LogRoot } from '../common/logger/index.js';
+import type { HardwareWalletOptions } from './accounts/hardware/discovery.js';
 import type { AccountsOptions } from './accounts/manager.js';
 import type { PreimageOptions } from './chain/preimages.js';
 import type { ConsoleCommandOptions } from './cmd/console.js';
@@ -32,6 +33,8 @@ export interface ExecOptions {
   accounts: AccountsOptions;
   /** --signer: the external (clef-protocol) signer's endpoint; used instead of the keystore when set. */
   externalSigner: string | undefined;
+  /** --usb, --pcscdpath: hardware wallets and smart cards looked for at startup (keystore mode only, as geth). */
+  hardwareWallets: HardwareWalletOptions;
   /** The node's options; the storage and preimage parts always resolved (the import command reads them too). */
   node: ExecNodeOptions & { storage: ResolvedStorageSettings; preimages: PreimageOptions };
   /** --dev.*: undefined without --dev. */

@@ -39,10 +39,10 @@ export const CHAIN_FLAGS: readonly FlagSpec[] = [
     name: 'datadir.era',
     kind: 'path',
     defaultNote: 'inside ancient/chain',
-    help: 'Root directory of era1 history',
+    help: 'Root directory of era1 history: archives the node serves blocks from when its database lacks them (export-history, import-history write and read era1 directories)',
     category: CHAIN,
     toml: 'Eth.DatabaseEra',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'datadir.minfreedisk',

@@ -160,10 +160,10 @@ export const LOGGING_FLAGS: readonly FlagSpec[] = [
     name: 'remotedb',
     kind: 'url',
     schemes: ['http', 'https', 'ws', 'wss'],
-    help: 'URL of a remote database',
+    help: 'URL of a remote database (a tern-exec serving the debug API over HTTP) that export and export-history read the chain from',
     category: LOG,
     toml: 'Tern.RemoteDB',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'vmdebug',

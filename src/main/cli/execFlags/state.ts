@@ -47,10 +47,10 @@ export const STATE_FLAGS: readonly FlagSpec[] = [
   {
     name: 'history.logs.export',
     kind: 'path',
-    help: 'Export log index checkpoints to this file in source-file format',
+    help: "Export log index checkpoints to this file (rewritten whenever the finalized block adds an epoch), in the format of geth's checkpoint source files",
     category: STATE,
     toml: 'Eth.LogExportCheckpoints',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'history.state',

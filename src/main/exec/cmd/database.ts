@@ -5,6 +5,7 @@ import { TernError, UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Database, openDatabase, resolveDbPaths } from '../db/open.js';
+import { openRemoteDatabase } from '../db/remote.js';
 import { allocateDatabaseResources } from '../db/resources.js';
 
 export interface ChainDatabaseOptions {
@@ -12,12 +13,16 @@ export interface ChainDatabaseOptions {
   datadir: string;
   /** --datadir.ancient */
   ancient: string | undefined;
+  /** --datadir.era, resolved: era1 archives the node serves history from. */
+  era: string;
   /** --db.engine (undefined: the database's own, or the default for a new one) */
   engine: string | undefined;
   /** The --cache.database share of --cache, MB. */
   cacheMB: number;
   /** --fdlimit */
   fdLimit: number | undefined;
+  /** --remotedb with its --header values: the read-only commands read the chain from that node instead. */
+  remote?: { url: string; headers: Record<string, string> } | undefined;
 }
 
 /**
@@ -65,5 +70,27 @@ export async function openChainDatabase(
     throw err;
   }
   lifecycle.onStop('database', () => db.close());
+  return db;
+}
+
+/**
+ * The database of a read-only command (export, export-history): the node at --remotedb when given (geth's
+ * remotedb: reads as debug_dbGet / debug_dbAncient calls), else the local one.
+ */
+export async function openReadChainDatabase(
+  opts: ChainDatabaseOptions,
+  lifecycle: Lifecycle,
+  logger: Logger,
+): Promise<Database> {
+  if (opts.remote === undefined) return openChainDatabase(opts, lifecycle, logger);
+  logger.info('Using remote db', { url: opts.remote.url, headers: Object.keys(opts.remote.headers).length });
+  let db: Database;
+  try {
+    db = openRemoteDatabase(opts.remote.url, opts.remote.headers);
+  } catch (err) {
+    if (err instanceof TernError) throw new UsageError(err.message);
+    throw err;
+  }
+  lifecycle.onStop('remote database', () => db.close());
   return db;
 }

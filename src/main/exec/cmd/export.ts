@@ -9,7 +9,7 @@ import { ReportedError, TernError, UsageError } from '../../common/errors.js';
 import { encodeBlock } from '../../primitives/block/block.js';
 import { ChainStore } from '../chain/chainStore.js';
 import type { ExecContext } from '../options.js';
-import { openChainDatabase } from './database.js';
+import { openReadChainDatabase } from './database.js';
 
 const PROGRESS_INTERVAL_MS = 8000;
 
@@ -35,7 +35,7 @@ export async function runExport({ options, log, lifecycle }: ExecContext): Promi
   const logger = log.logger.child('export');
   const [path] = options.args as [string, ...string[]];
   const range = parseExportRange(options.args);
-  const db = await openChainDatabase(options.database, lifecycle, logger);
+  const db = await openReadChainDatabase(options.database, lifecycle, logger);
   const store = new ChainStore(db);
   let head: bigint;
   try {

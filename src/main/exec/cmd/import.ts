@@ -81,10 +81,8 @@ export interface ImportCommandOptions {
   noPrefetch: boolean;
 }
 
-export async function runImport({ options, log, lifecycle }: ExecContext): Promise<'done'> {
-  const logger = log.logger.child('import');
-  const { node } = options;
-  const files = options.args.map((path) => {
+export async function runImport(ctx: ExecContext): Promise<'done'> {
+  const files = ctx.options.args.map((path) => {
     try {
       const data = readFileSync(path);
       // geth's export writes .gz files compressed; read them the same way.
@@ -93,6 +91,26 @@ export async function runImport({ options, log, lifecycle }: ExecContext): Promi
       throw new UsageError(`cannot read import file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
   });
+  return importBlockFiles(ctx, 'import', () => files);
+}
+
+/** Concatenated RLP blocks to import, with the name progress and errors give them. */
+export interface BlockFile {
+  path: string;
+  data: Uint8Array;
+}
+
+/**
+ * Executes and stores the blocks of each file in turn (the import pipeline). `files` is called once the chain is
+ * open, with its store (import-history checks the head and the chain's network first).
+ */
+export async function importBlockFiles(
+  { options, log, lifecycle }: ExecContext,
+  command: string,
+  files: (store: ChainStore) => Iterable<BlockFile>,
+): Promise<'done'> {
+  const logger = log.logger.child(command);
+  const { node } = options;
   const db = await openChainDatabase(options.database, lifecycle, logger);
   // As geth's import: a network flag (--mainnet, --stack-network ...) writes its genesis into an empty database.
   await setupChainConfig(db, options.chainSetup, { logger });
@@ -149,7 +167,7 @@ export async function runImport({ options, log, lifecycle }: ExecContext): Promi
     });
   };
 
-  for (const file of files) {
+  for (const file of files(store)) {
     logger.info('Importing blockchain', { file: file.path });
     let index = 0;
     // Position in the file of the blocks in flight: a block's wrong state root is found while the next one executes.

@@ -36,6 +36,17 @@ export interface ChainReader {
   readonly ancients?: AncientReader | undefined;
   /** The database's decoded-block cache (./blockCache.ts), for readers that decode (chain/chainStore.ts). */
   readonly blockCache?: BlockCache | undefined;
+  /** Archived history (era1 files, --datadir.era) serving canonical blocks the database no longer holds. */
+  readonly history?: HistoryReader | undefined;
+}
+
+/** Canonical blocks kept outside the database (exec/era/store.ts); every method is by canonical block number. */
+export interface HistoryReader {
+  canonicalHash(number: number): Uint8Array | undefined;
+  numberOf(hash: Uint8Array): number | undefined;
+  headerRlp(number: number): Uint8Array | undefined;
+  bodyRlp(number: number): Uint8Array | undefined;
+  receiptsRlp(number: number): Uint8Array | undefined;
 }
 
 /** What the read accessors accept: a bare key-value view (no ancient store) or a ChainReader. */
@@ -58,6 +69,15 @@ function readAncient(r: DbReader, table: AncientTable, number: number, hash: Uin
   return table === 'hashes' ? frozen : a.ancient(table, number);
 }
 
+/** Item `table` of canonical block (number, hash) from the archived history, if it holds that block. */
+function readHistory(r: DbReader, table: 'headers' | 'bodies' | 'receipts', number: number, hash: Uint8Array) {
+  const h = 'kv' in r ? r.history : undefined;
+  if (h === undefined) return undefined;
+  const archived = h.canonicalHash(number);
+  if (archived === undefined || !equalBytes(archived, hash)) return undefined;
+  return table === 'headers' ? h.headerRlp(number) : table === 'bodies' ? h.bodyRlp(number) : h.receiptsRlp(number);
+}
+
 function hashValue(v: Uint8Array | undefined, what: string): Uint8Array | undefined {
   if (v !== undefined && v.length !== HASH_LENGTH)
     throw new TernError(DbErrorCode.invalidArgument, `stored ${what} is ${v.length} bytes, not ${HASH_LENGTH}`);
@@ -69,7 +89,7 @@ function hashValue(v: Uint8Array | undefined, what: string): Uint8Array | undefi
 export function readCanonicalHash(r: DbReader, number: number): Uint8Array | undefined {
   const v = kvOf(r).get(canonicalHashKey(number));
   if (v !== undefined) return hashValue(v, 'canonical hash');
-  return ancientsOf(r)?.ancient('hashes', number);
+  return ancientsOf(r)?.ancient('hashes', number) ?? ('kv' in r ? r.history?.canonicalHash(number) : undefined);
 }
 
 export function writeCanonicalHash(b: WriteBatch, number: number, hash: Uint8Array): void {
@@ -85,14 +105,18 @@ export function deleteCanonicalHash(b: WriteBatch, number: number): void {
 
 export function readHeaderNumber(r: DbReader, hash: Uint8Array): number | undefined {
   const v = kvOf(r).get(headerNumberKey(hash));
-  if (v === undefined) return undefined;
+  if (v === undefined) return 'kv' in r ? r.history?.numberOf(hash) : undefined;
   if (v.length !== NUMBER_LENGTH)
     throw new TernError(DbErrorCode.invalidArgument, `stored header number is ${v.length} bytes, not 8`);
   return decodeNumber(v);
 }
 
 export function readHeaderRlp(r: DbReader, number: number, hash: Uint8Array): Uint8Array | undefined {
-  return kvOf(r).get(headerKey(number, hash)) ?? readAncient(r, 'headers', number, hash);
+  return (
+    kvOf(r).get(headerKey(number, hash)) ??
+    readAncient(r, 'headers', number, hash) ??
+    readHistory(r, 'headers', number, hash)
+  );
 }
 
 export function hasHeader(r: DbReader, number: number, hash: Uint8Array): boolean {
@@ -130,7 +154,11 @@ export function readAllHashes(r: DbReader, number: number): Uint8Array[] {
 // ---- bodies and receipts -----------------------------------------------------------------------------------------
 
 export function readBodyRlp(r: DbReader, number: number, hash: Uint8Array): Uint8Array | undefined {
-  return kvOf(r).get(bodyKey(number, hash)) ?? readAncient(r, 'bodies', number, hash);
+  return (
+    kvOf(r).get(bodyKey(number, hash)) ??
+    readAncient(r, 'bodies', number, hash) ??
+    readHistory(r, 'bodies', number, hash)
+  );
 }
 
 export function hasBody(r: DbReader, number: number, hash: Uint8Array): boolean {
@@ -146,7 +174,11 @@ export function deleteBody(b: WriteBatch, number: number, hash: Uint8Array): voi
 }
 
 export function readReceiptsRlp(r: DbReader, number: number, hash: Uint8Array): Uint8Array | undefined {
-  return kvOf(r).get(receiptsKey(number, hash)) ?? readAncient(r, 'receipts', number, hash);
+  return (
+    kvOf(r).get(receiptsKey(number, hash)) ??
+    readAncient(r, 'receipts', number, hash) ??
+    readHistory(r, 'receipts', number, hash)
+  );
 }
 
 export function hasReceipts(r: DbReader, number: number, hash: Uint8Array): boolean {

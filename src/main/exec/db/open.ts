@@ -12,6 +12,7 @@ import type { Logger } from '../../common/logger/index.js';
 import { BlockCache, blockCacheBytes, blockCacheDefaults } from './blockCache.js';
 import {
   type ChainReader,
+  type HistoryReader,
   readCanonicalHash,
   readEngineName,
   readSchemaVersion,
@@ -71,6 +72,12 @@ export function resolveDbPaths(datadir: string, ancient?: string): DbPaths {
   return { chaindata, ancient: root, ancientChain: join(root, 'chain') };
 }
 
+/** --datadir.era: relative to the datadir; by default `era` inside the ancient store's chain directory. */
+export function resolveEraDir(datadir: string, ancient: string | undefined, era: string | undefined): string {
+  if (era === undefined || era === '') return join(resolveDbPaths(datadir, ancient).ancientChain, 'era');
+  return isAbsolute(era) ? era : resolve(datadir, era);
+}
+
 /** Maps --db.engine to an engine tern has, or throws UNSUPPORTED_DB_ENGINE naming the ones it does. */
 export function resolveEngine(engine: string | undefined): DbEngine {
   if (engine === undefined || engine === '') return openDatabaseDefaults.engine;
@@ -115,6 +122,8 @@ export class Database implements ChainReader {
    * snapshots included: entries never change for a hash, and readers confirm hits against their own view.
    */
   readonly blockCache: BlockCache;
+  /** Archived history (era1 files) serving canonical blocks the database does not hold; attached by the node. */
+  history: HistoryReader | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -133,7 +142,13 @@ export class Database implements ChainReader {
 
   snapshot(): ChainSnapshot {
     const kv = this.kv.snapshot();
-    return { kv, ancients: this.ancients, blockCache: this.blockCache, release: () => kv.release() };
+    return {
+      kv,
+      ancients: this.ancients,
+      blockCache: this.blockCache,
+      history: this.history,
+      release: () => kv.release(),
+    };
   }
 
   /** Closes the ancient store and the key-value store (waiting for writes in flight). */

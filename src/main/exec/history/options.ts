@@ -17,6 +17,8 @@ export interface HistoryOptions {
   logHistory: number;
   /** --history.logs.disable: keep no log index (and delete one that exists). */
   logsDisabled: boolean;
+  /** --history.logs.export: file the log index checkpoints are written to (./logCheckpoints.ts); '' = none. */
+  logExportFile: string;
   /** --history.chain */
   chainHistory: ChainHistoryMode;
   /** Blocks this far behind the head move to the ancient store (geth's FullImmutabilityThreshold, 90 000). */
@@ -39,6 +41,7 @@ export const historyDefaults: HistoryOptions = {
   txHistory: 2_350_000,
   logHistory: 2_350_000,
   logsDisabled: false,
+  logExportFile: '',
   chainHistory: 'all',
   freezeThreshold: 90_000,
   gcMode: 'full',

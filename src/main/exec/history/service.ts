@@ -9,6 +9,7 @@ import { headEvents } from '../chain/headEvents.js';
 import { freezeBlocks, readGenesisHash } from '../db/chain.js';
 import { type FreeDiskMonitor, startFreeDiskMonitor } from '../db/freeDisk.js';
 import type { Database } from '../db/open.js';
+import { LogCheckpointExporter, type LogValueParams } from './logCheckpoints.js';
 import { LogIndexer } from './logIndexer.js';
 import { type HistoryOptions, historyDefaults, type StateScheme, stateRetention } from './options.js';
 import { historyCutoff, resolveStateScheme } from './policy.js';
@@ -21,6 +22,8 @@ export interface HistoryServiceOptions extends Partial<HistoryOptions> {
   minFreeDiskMB?: number | undefined;
   /** Where free space is measured; default the chaindata directory. */
   diskPath?: string | undefined;
+  /** How log values are placed for the checkpoint export (tests use small maps; default geth's). */
+  logValueParams?: LogValueParams | undefined;
 }
 
 export interface HistoryServiceDeps {
@@ -40,6 +43,8 @@ export class HistoryService {
   readonly logIndexer: LogIndexer;
   readonly pruner: StatePruner;
   readonly sidePruner: SideBlockPruner;
+  /** --history.logs.export; undefined when not given (or the log index is disabled, as geth then has none). */
+  readonly checkpoints: LogCheckpointExporter | undefined;
   readonly #db: Database;
   readonly #logger: Logger | undefined;
   #running: Promise<void> | undefined;
@@ -49,7 +54,13 @@ export class HistoryService {
   #unsubscribe: (() => void) | undefined;
   #disk: FreeDiskMonitor | undefined;
 
-  private constructor(db: Database, options: HistoryOptions, scheme: StateScheme, logger: Logger | undefined) {
+  private constructor(
+    db: Database,
+    options: HistoryOptions,
+    scheme: StateScheme,
+    logger: Logger | undefined,
+    logValueParams: LogValueParams | undefined,
+  ) {
     this.#db = db;
     this.options = options;
     this.scheme = scheme;
@@ -62,6 +73,10 @@ export class HistoryService {
       logger,
     );
     this.sidePruner = new SideBlockPruner(db, { batchBlocks }, logger);
+    this.checkpoints =
+      options.logExportFile !== '' && !options.logsDisabled
+        ? new LogCheckpointExporter(db, { file: options.logExportFile, batchBlocks, params: logValueParams }, logger)
+        : undefined;
     this.pruner = new StatePruner(
       db,
       { retain: stateRetention(options, scheme), interval: options.pruneInterval },
@@ -85,7 +100,7 @@ export class HistoryService {
     const scheme = await resolveStateScheme(db.kv, options.stateScheme);
     const genesis = readGenesisHash(db);
     if (genesis !== undefined) historyCutoff(options.chainHistory, `0x${Buffer.from(genesis).toString('hex')}`, config);
-    const svc = new HistoryService(db, options, scheme, deps.logger);
+    const svc = new HistoryService(db, options, scheme, deps.logger, opts.logValueParams);
     await svc.txIndexer.repair();
     deps.logger?.info('Storage history settings', {
       txHistory: options.txHistory === 0 ? 'entire chain' : `last ${options.txHistory} blocks`,
@@ -150,6 +165,7 @@ export class HistoryService {
     let more = false;
     more = (await this.txIndexer.step()) || more;
     more = (await this.logIndexer.step()) || more;
+    if (this.checkpoints) more = (await this.checkpoints.step()) || more;
     if (this.#db.ancients !== undefined) {
       const frozen = await freezeBlocks(this.#db, {
         threshold: this.options.freezeThreshold,

@@ -3,13 +3,26 @@
 // the witness stateless execution needs to re-run a block (../witness/); and debug_preimage, a keccak preimage that
 // --vmdebug or --cache.preimages recorded (../chain/preimages.ts).
 
-import { checkArity, decodeBlockNumber, decodeBlockNumberOrHash, decodeHash, param } from '../../common/rpc/params.js';
+import { MAX_KEY_LENGTH } from '../../common/db/interface.js';
+import {
+  checkArity,
+  type Decoder,
+  decodeBlockNumber,
+  decodeBlockNumberOrHash,
+  decodeData,
+  decodeHash,
+  decodeString,
+  decodeUint64,
+  invalidArgument,
+  param,
+} from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 import { encodeBlock, transactionHash } from '../../primitives/block/block.js';
 import { fromHex } from '../../primitives/bytes.js';
 import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 import { readPreimage } from '../chain/preimages.js';
+import { ANCIENT_TABLES, type AncientTable } from '../db/freezer.js';
 import { decodeTraceConfig } from '../tracing/config.js';
 import { TraceRunner } from '../tracing/runner.js';
 import { generateWitness } from '../witness/generate.js';
@@ -29,6 +42,15 @@ function resolve(view: ChainView, params: unknown[]): HeaderRef | Uint8Array | u
   if (sel.blockHash !== undefined) return fromHex(sel.blockHash);
   return blockRef(view, sel);
 }
+
+/** geth's uint64 argument: a JSON integer (what its remotedb sends), or a hex quantity. */
+const decodeAncientNumber: Decoder<bigint> = (v) => {
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v) || v < 0) throw invalidArgument(1, 'not a uint64');
+    return BigInt(v);
+  }
+  return decodeUint64(v);
+};
 
 const hashOf = (r: HeaderRef | Uint8Array): Uint8Array => (r instanceof Uint8Array ? r : r.hash);
 
@@ -64,6 +86,31 @@ export function debugNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
         if (r === undefined) throw serverError('block not found');
         return witnessToJson(await generateWitness(view, hashOf(r)));
       }),
+    // geth's debug_dbGet / debug_dbAncient / debug_dbAncients: raw database reads, what --remotedb reads through.
+    dbGet: (params) => {
+      checkArity(params, 1);
+      const key = param(params, 0, decodeData);
+      if (key.length === 0 || key.length > MAX_KEY_LENGTH) throw serverError('not found');
+      const value = b.db.kv.get(key);
+      if (value === undefined) throw serverError('not found');
+      return hex(value);
+    },
+    dbAncient: (params) => {
+      checkArity(params, 2);
+      const kind = param(params, 0, decodeString);
+      const number = param(params, 1, decodeAncientNumber);
+      if (!(ANCIENT_TABLES as readonly string[]).includes(kind)) throw serverError(`unknown table ${kind}`);
+      const item =
+        number > BigInt(Number.MAX_SAFE_INTEGER)
+          ? undefined
+          : b.db.ancients?.ancient(kind as AncientTable, Number(number));
+      if (item === undefined) throw serverError('not found');
+      return hex(item);
+    },
+    dbAncients: (params) => {
+      checkArity(params, 0);
+      return b.db.ancients?.ancients() ?? 0;
+    },
     // geth's DebugAPI.Preimage: the stored keccak preimage (recorded with --vmdebug / --cache.preimages).
     preimage: (params) => {
       checkArity(params, 1);

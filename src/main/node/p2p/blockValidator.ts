@@ -3,6 +3,7 @@
 // at most 5 different blocks per height with duplicates ignored. Each outcome says why, for the scorer and logs.
 // Pure apart from the per-height memory, so it runs the same inline and in a worker.
 import { TernError } from '../../common/errors.js';
+import { snappyDecodedLength, snappyUncompress } from '../../common/snappy.js';
 import { toHex as hex } from '../../primitives/bytes.js';
 import { isForkActive, type RollupConfig } from '../../primitives/rollup/config.js';
 import type { ExecutionPayload } from '../engine/interface.js';
@@ -10,7 +11,6 @@ import { type BlockVersion, blockVersion } from '../signer/gossipPayload.js';
 import { blockSigningHash, recoverSigner } from '../signer/signingHash.js';
 import { payloadBlockHash } from './blockHash.js';
 import { decodePayloadSsz } from './payloadSsz.js';
-import { snappyDecodedLength, snappyUncompress } from './snappy.js';
 import { MAX_GOSSIP_SIZE, MIN_GOSSIP_SIZE } from './topics.js';
 
 export type BlockValidation =

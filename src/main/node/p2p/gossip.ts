@@ -4,13 +4,13 @@
 import type { Message } from '@libp2p/gossipsub';
 import type { PeerId } from '@libp2p/interface';
 import type { Logger } from '../../common/logger/index.js';
+import { snappyCompress } from '../../common/snappy.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
 import type { ExecutionPayload } from '../engine/interface.js';
 import type { BlockVersion } from '../signer/gossipPayload.js';
 import type { BlockValidation, BlockValidator } from './blockValidator.js';
 import { allowLargeMessages } from './gossipParams.js';
 import type { TernLibp2p } from './host.js';
-import { snappyCompress } from './snappy.js';
 import { BLOCK_VERSIONS, blocksTopic, versionOfTopic } from './topics.js';
 
 export interface GossipBlock {

@@ -8,6 +8,7 @@ import type { Stream } from '@libp2p/interface';
 import { peerIdFromString } from '@libp2p/peer-id';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { snappyFrameDecode, snappyFrameEncode } from '../../common/snappy.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
 import type { ExecutionPayload, L2Payload } from '../engine/interface.js';
 import { isNotFound } from '../engine/interface.js';
@@ -15,7 +16,6 @@ import { type BlockVersion, blockVersion, gossipPayload } from '../signer/gossip
 import { payloadBlockHash } from './blockHash.js';
 import type { TernLibp2p } from './host.js';
 import { decodePayloadSsz } from './payloadSsz.js';
-import { snappyFrameDecode, snappyFrameEncode } from './snappy.js';
 import { TokenBucket } from './tokenBucket.js';
 import { MAX_GOSSIP_SIZE } from './topics.js';
 

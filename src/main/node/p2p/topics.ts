@@ -3,8 +3,8 @@
 // the raw data otherwise (0x00000000), with the topic (length-prefixed, u64 little-endian) hashed in between, as
 // op-node computes it. The id is the first 20 bytes of the sha256.
 import { createHash } from 'node:crypto';
+import { snappyDecodedLength, snappyUncompress } from '../../common/snappy.js';
 import type { BlockVersion } from '../signer/gossipPayload.js';
-import { snappyDecodedLength, snappyUncompress } from './snappy.js';
 
 /** Largest decoded gossip message (op-node's maxGossipSize, 10 MiB). */
 export const MAX_GOSSIP_SIZE = 10 * (1 << 20);

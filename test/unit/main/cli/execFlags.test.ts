@@ -283,6 +283,8 @@ describe('EXEC_PROGRAM sub-commands', () => {
       init: [1, 1],
       import: [1, Number.POSITIVE_INFINITY],
       export: [1, 3],
+      'import-history': [1, 1],
+      'export-history': [3, 3],
       dumpconfig: [0, 0],
       console: [0, 0],
       attach: [0, 1],
@@ -296,6 +298,9 @@ describe('EXEC_PROGRAM sub-commands', () => {
     expect(args.attach).toBe('[endpoint]');
     expect(args['execute-witness']).toBe('<file.json>');
     expect(args.snapshot).toBe('prune-state [root]');
+    // geth's chaincmd.go ArgsUsage.
+    expect(args['import-history']).toBe('<dir>');
+    expect(args['export-history']).toBe('<dir> <first> <last>');
   });
 });
 

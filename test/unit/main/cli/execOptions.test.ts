@@ -31,7 +31,17 @@ describe('execOptions', () => {
     expect(o.command).toBe('export');
     expect(o.args).toEqual(['out.rlp', '1', '9']);
     expect(o.accounts).toEqual({ keystoreDir: '/data/keystore', lightKdf: false });
-    expect(o.database).toEqual({ datadir: '/data', ancient: undefined, engine: undefined, cacheMB: 500, fdLimit: 64 });
+    expect(o.database).toEqual({
+      datadir: '/data',
+      ancient: undefined,
+      era: '/data/chaindata/ancient/chain/era',
+      engine: undefined,
+      cacheMB: 500,
+      fdLimit: 64,
+    });
+    // --datadir.era: relative to the datadir; its default follows --datadir.ancient.
+    expect(options(['--datadir', '/data', '--datadir.era', 'eras']).database.era).toBe('/data/eras');
+    expect(options(['--datadir', '/data', '--datadir.ancient', '/anc']).database.era).toBe('/anc/chain/era');
     const k = options(['--datadir', '/data', '--keystore', '/keys', '--password', '/pw', '--lightkdf']);
     expect(k.accounts).toEqual({ keystoreDir: '/keys', lightKdf: true, passwordFile: '/pw' });
     expect(k.command).toBeUndefined();

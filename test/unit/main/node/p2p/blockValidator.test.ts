@@ -1,8 +1,8 @@
 // Gossip block validation in op-node's order, one rule at a time: each test breaks exactly one thing in an
 // otherwise valid signed message and expects that rule's verdict.
 import { describe, expect, it } from 'vitest';
+import { snappyCompress } from '../../../../../src/main/common/snappy.js';
 import { BlockValidator } from '../../../../../src/main/node/p2p/blockValidator.js';
-import { snappyCompress } from '../../../../../src/main/node/p2p/snappy.js';
 import type { RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
 import {
   CFG,
@@ -70,7 +70,7 @@ describe('BlockValidator', () => {
 
   it('rejects a corrupted signature and a tampered payload (signature no longer matches)', async () => {
     const { data } = await signedMessage(validPayload());
-    const { snappyUncompress } = await import('../../../../../src/main/node/p2p/snappy.js');
+    const { snappyUncompress } = await import('../../../../../src/main/common/snappy.js');
     const raw = snappyUncompress(data, 1 << 24);
     const badV = raw.slice();
     badV[64] = 5;

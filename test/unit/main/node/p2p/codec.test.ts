@@ -7,16 +7,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExecutionPayload } from '../../../../../src/main/node/engine/interface.js';
-import { payloadBlockHash } from '../../../../../src/main/node/p2p/blockHash.js';
-import { decodePayloadSsz } from '../../../../../src/main/node/p2p/payloadSsz.js';
 import {
   crc32c,
   snappyCompress,
   snappyFrameDecode,
   snappyFrameEncode,
   snappyUncompress,
-} from '../../../../../src/main/node/p2p/snappy.js';
+} from '../../../../../src/main/common/snappy.js';
+import type { ExecutionPayload } from '../../../../../src/main/node/engine/interface.js';
+import { payloadBlockHash } from '../../../../../src/main/node/p2p/blockHash.js';
+import { decodePayloadSsz } from '../../../../../src/main/node/p2p/payloadSsz.js';
 import { blocksTopic, gossipMessageId, versionOfTopic } from '../../../../../src/main/node/p2p/topics.js';
 import { encodePayloadSsz } from '../../../../../src/main/node/signer/gossipPayload.js';
 import { decodeBlock } from '../../../../../src/main/primitives/block/block.js';

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { peerIdFromString } from '@libp2p/peer-id';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
+import { snappyCompress } from '../../../../../src/main/common/snappy.js';
 import type { L2Payload } from '../../../../../src/main/node/engine/interface.js';
 import { BlockValidator } from '../../../../../src/main/node/p2p/blockValidator.js';
 import { BlockGossip, type GossipBlock } from '../../../../../src/main/node/p2p/gossip.js';
@@ -16,7 +17,6 @@ import {
   RESULT_NOT_FOUND,
   requestPayload,
 } from '../../../../../src/main/node/p2p/reqResp.js';
-import { snappyCompress } from '../../../../../src/main/node/p2p/snappy.js';
 import { blocksTopic } from '../../../../../src/main/node/p2p/topics.js';
 import { CFG, KEY_ADDRESS, ROOT, signedMessage, validPayload } from '../../../../helpers/p2pBlocks.js';
 

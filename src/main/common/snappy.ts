@@ -1,9 +1,9 @@
-// Snappy as the P2P protocols use it: the *block* format for gossip messages (one compressed block, its decoded
+// Snappy as the P2P protocols and era1 archives use it: the *block* format for gossip messages (one compressed block, its decoded
 // length up front) and the *framed* format for request-response payloads (stream identifier, then chunks of at
 // most 64 KiB with a masked CRC-32C each, as in the snappy framing format description). Decoding never trusts a
 // length it has not bounded first: a declared size above `maxLength` is refused before anything is allocated.
 import { createRequire } from 'node:module';
-import { TernError } from '../../common/errors.js';
+import { TernError } from './errors.js';
 
 interface SnappyJs {
   compress(data: Uint8Array): Uint8Array;
