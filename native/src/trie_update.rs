@@ -643,10 +643,7 @@ fn prepare(updates: &[(&[u8], &[u8])]) -> (Vec<u8>, Vec<Prepared>) {
             continue;
         }
         let at = nibbles.len();
-        for &b in key {
-            nibbles.push(b >> 4);
-            nibbles.push(b & 0x0f);
-        }
+        nibbles.extend(key.iter().flat_map(|&b| [b >> 4, b & 0x0f]));
         ops.push((at, nibbles.len(), (!value.is_empty()).then_some(i)));
     }
     (nibbles, ops)
@@ -803,7 +800,7 @@ pub fn apply_updates_many<S: NodeSource>(
     let mut out = UpdateOutput::default();
     out.hashes.reserve(arena.len());
     out.lengths.reserve(arena.len());
-    out.rlp.reserve(arena.len() * 64);
+    out.rlp.reserve(arena.len() * 128);
     let mut refs: Vec<RefBytes> = vec![RefBytes::NONE; arena.len()];
     let mut buf = Vec::with_capacity(1024);
     for level in &levels {
