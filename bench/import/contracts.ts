@@ -1,6 +1,6 @@
 // The benchmark chain's contracts, written in EVM assembly (src/main/devnet/asm.ts): a minimal ERC-20 with Solidity's
 // storage layout (balances mapping at slot 0) and event, and a compute-bound contract looping over keccak and
-// modular arithmetic. Plus the EIP-4788 beacon-roots contract code that every Cancun chain carries.
+// modular arithmetic, and a storage-bound contract reading and writing many slots. Plus the EIP-4788 beacon-roots contract code that every Cancun chain carries.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { type AsmItem, assemble } from '../../src/main/devnet/asm.js';
 
@@ -178,7 +178,53 @@ const COMPUTE: AsmItem[] = [
   'REVERT',
 ];
 
+/**
+ * Calldata `n ‖ seed` (two words, n ≥ 1): n rounds over slots s = (seed + i·0x9e37) mod 4096, i counting down from
+ * n: v = SLOAD(s) + SLOAD(s xor 0x800) + i, SSTORE(s, v). Many distinct slots per call, cold and warm reads, fresh
+ * and rewritten writes; the workload calls several copies at different addresses, so many accounts too.
+ */
+const STORAGE: AsmItem[] = [
+  ['PUSH', 0],
+  'CALLDATALOAD', // [n]
+  'DUP1',
+  'ISZERO',
+  ['ref', 'fail'],
+  'JUMPI',
+  ['label', 'loop'], // [n]
+  ['PUSH', 0x20],
+  'CALLDATALOAD',
+  'DUP2',
+  ['PUSH', 0x9e37],
+  'MUL',
+  'ADD',
+  ['PUSH', 0xfff],
+  'AND', // [n, s]
+  'DUP1',
+  'SLOAD', // [n, s, a]
+  'DUP2',
+  ['PUSH', 0x800],
+  'XOR',
+  'SLOAD', // [n, s, a, b]
+  'ADD',
+  'DUP3',
+  'ADD', // [n, s, v]
+  'SWAP1',
+  'SSTORE', // [n]
+  ['PUSH', 1],
+  'SWAP1',
+  'SUB', // [n - 1]
+  'DUP1',
+  ['ref', 'loop'],
+  'JUMPI',
+  'STOP',
+  ['label', 'fail'],
+  ['PUSH', 0],
+  'DUP1',
+  'REVERT',
+];
+
 export const ERC20_CODE = assemble(ERC20);
+export const STORAGE_CODE = assemble(STORAGE);
 export const COMPUTE_CODE = assemble(COMPUTE);
 /** Gas of one round of the compute loop (JUMPDEST through the back jump). */
 export const COMPUTE_GAS_PER_ROUND = 132;
@@ -220,6 +266,9 @@ export function erc20BalanceOfData(holder: Uint8Array): Uint8Array {
   out.set(holder, 16);
   return out;
 }
+
+/** Calldata of the storage contract: `rounds ‖ seed`. */
+export const storageData = (rounds: number, seed: bigint): Uint8Array => computeData(rounds, seed);
 
 export function computeData(rounds: number, seed: bigint): Uint8Array {
   const out = new Uint8Array(64);

@@ -22,6 +22,8 @@ import {
   erc20BalanceOfData,
   erc20BalanceSlot,
   erc20TransferData,
+  STORAGE_CODE,
+  storageData,
 } from './contracts.js';
 import { benchCommon, tunedVM } from './ejs.js';
 import {
@@ -44,6 +46,13 @@ const secp256k1 = createRequire(import.meta.url)('secp256k1') as Secp256k1Native
 
 export const ERC20_ADDRESS = '0x2000000000000000000000000000000000000020';
 export const COMPUTE_ADDRESS = '0xc000000000000000000000000000000000000c0d';
+/** The storage workload's contracts: copies of STORAGE_CODE, so its slots spread over several accounts. */
+export const STORAGE_ADDRESSES = [1, 2, 3, 4, 5, 6, 7, 8].map(
+  (i) => `0x5700000000000000000000000000000000000${i.toString(16).padStart(3, '0')}`,
+);
+/** Rounds of the storage loop per call, and the gas limit given per round (a fresh slot's SSTORE plus two reads). */
+const STORAGE_ROUNDS: readonly [number, number] = [20, 60];
+const STORAGE_GAS_PER_ROUND = 27_000;
 export const COINBASE = '0xfee0000000000000000000000000000000000fee';
 const GENESIS_TIME = 1_700_000_000n;
 const BLOCK_TIME = 2n;
@@ -54,7 +63,7 @@ const GWEI = 1_000_000_000n;
 const MAX_FEE = 1000n * GWEI;
 const ERC20_GAS_LIMIT = 80_000n;
 
-type Kind = 'eth' | 'erc20' | 'compute';
+type Kind = 'eth' | 'erc20' | 'compute' | 'storage';
 
 interface Sender {
   readonly key: Uint8Array;
@@ -122,6 +131,10 @@ function buildGenesis(p: ChainParams, senders: readonly Sender[]): GenesisJson {
   }
   alloc[ERC20_ADDRESS.slice(2)] = { balance: '0x0', nonce: '0x1', code: hex(ERC20_CODE), storage: tokenStorage };
   alloc[COMPUTE_ADDRESS.slice(2)] = { balance: '0x0', nonce: '0x1', code: hex(COMPUTE_CODE) };
+  // Only in chains that call them: the other workloads' genesis (and cached chains) stay as they were.
+  if ((p.mix.storage ?? 0) > 0) {
+    for (const a of STORAGE_ADDRESSES) alloc[a.slice(2)] = { balance: '0x0', nonce: '0x1', code: hex(STORAGE_CODE) };
+  }
   alloc[BEACON_ROOTS_ADDRESS.slice(2)] = { balance: '0x0', nonce: '0x1', code: hex(BEACON_ROOTS_CODE) };
   return genesisJson({ chainId: p.chainId, timestamp: GENESIS_TIME, gasLimit: BigInt(p.gasLimit), alloc });
 }
@@ -178,14 +191,19 @@ export async function generateChain(p: ChainParams, dir: string, progress: Gener
 
   const random = rng(p.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
-  const total = p.mix.eth + p.mix.erc20 + p.mix.compute;
+  const storageShare = p.mix.storage ?? 0;
+  const total = p.mix.eth + p.mix.erc20 + p.mix.compute + storageShare;
   const kindOf = (): Kind => {
     const r = random() * total;
-    return r < p.mix.eth ? 'eth' : r < p.mix.eth + p.mix.erc20 ? 'erc20' : 'compute';
+    if (r < p.mix.eth) return 'eth';
+    if (r < p.mix.eth + p.mix.erc20) return 'erc20';
+    return r < p.mix.eth + p.mix.erc20 + p.mix.compute ? 'compute' : 'storage';
   };
-  const txsByKind = { eth: 0, erc20: 0, compute: 0 };
-  const gasByKind = { eth: 0, erc20: 0, compute: 0 };
+  // `storage` is counted only in chains that have it (the meta of the other workloads keeps its shape).
+  const txsByKind: Record<Kind, number> = { eth: 0, erc20: 0, compute: 0, storage: 0 };
+  const gasByKind: Record<Kind, number> = { eth: 0, erc20: 0, compute: 0, storage: 0 };
   let computeOverheadSum = 0;
+  let storageRoundsSum = 0;
   let txs = 0;
   let gasUsed = 0;
   // The first sender's token balance, tracked to check the contract at the end.
@@ -234,6 +252,23 @@ export async function generateChain(p: ChainParams, dir: string, progress: Gener
         );
         if (sender === probeHolder) probeTokens -= amount;
         if (to === probeHolder.address) probeTokens += amount;
+      } else if (kind === 'storage') {
+        const [min, max] = STORAGE_ROUNDS;
+        const r = min + Math.floor(random() * (max - min + 1));
+        // Block filling by the mean gas per round measured so far (fresh slots cost more early on).
+        const perRound = txsByKind.storage > 0 ? gasByKind.storage / storageRoundsSum : 15_000;
+        const gas = Math.round(r * perRound + 30_000);
+        if (estimate + gas > p.blockGas) break;
+        estimate += gas;
+        txRounds = r;
+        transactions.push(
+          signTx(common, sender, {
+            to: fromHex(pick(STORAGE_ADDRESSES)),
+            value: 0n,
+            data: storageData(r, BigInt(Math.floor(random() * 2 ** 48))),
+            gas: BigInt(r * STORAGE_GAS_PER_ROUND + 60_000),
+          }),
+        );
       } else {
         const [min, max] = p.computeRounds;
         const r = min + Math.floor(random() * (max - min + 1));
@@ -281,6 +316,7 @@ export async function generateChain(p: ChainParams, dir: string, progress: Gener
       }
       txsByKind[kind]++;
       gasByKind[kind] += Number(r.totalGasSpent);
+      if (kind === 'storage') storageRoundsSum += rounds[i] as number;
       if (kind === 'compute')
         computeOverheadSum += Number(r.totalGasSpent) - (rounds[i] as number) * COMPUTE_GAS_PER_ROUND;
     });
@@ -330,8 +366,10 @@ export async function generateChain(p: ChainParams, dir: string, progress: Gener
     blocks: p.blocks,
     txs,
     gasUsed,
-    txsByKind,
-    gasByKind,
+    txsByKind:
+      storageShare > 0 ? txsByKind : { eth: txsByKind.eth, erc20: txsByKind.erc20, compute: txsByKind.compute },
+    gasByKind:
+      storageShare > 0 ? gasByKind : { eth: gasByKind.eth, erc20: gasByKind.erc20, compute: gasByKind.compute },
     genesisHash,
     headHash: hex(parent.hash()),
     headStateRoot: hex(parent.header.stateRoot),

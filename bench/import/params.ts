@@ -18,8 +18,11 @@ export interface ChainParams {
   readonly senders: number;
   /** Extra, initially empty addresses that receive ETH and tokens besides the senders. */
   readonly recipients: number;
-  /** Relative shares of transaction counts: ETH transfers, ERC-20 transfers, compute-contract calls. */
-  readonly mix: { readonly eth: number; readonly erc20: number; readonly compute: number };
+  /**
+   * Relative shares of transaction counts: ETH transfers, ERC-20 transfers, compute-contract calls, storage-contract
+   * calls (absent = 0, so the parameters, hash and cached chain of the workloads without it are unchanged).
+   */
+  readonly mix: { readonly eth: number; readonly erc20: number; readonly compute: number; readonly storage?: number };
   /** Rounds of the compute loop per call, drawn uniformly from [min, max] (~132 gas per round). */
   readonly computeRounds: readonly [min: number, max: number];
   readonly seed: number;
@@ -39,7 +42,8 @@ export const DEFAULT_PARAMS: ChainParams = {
 
 /**
  * The named workloads: the mix, the transfer/ERC-20 mix without compute (issue 3's target workload: ≥ 2× the tuned
- * baseline "on the transfer/ERC-20 mix"), and each kind alone (same block size and accounts).
+ * baseline "on the transfer/ERC-20 mix"), and each kind alone (same block size and accounts): `compute` (keccak,
+ * modular arithmetic and memory in a loop) and `storage` (SLOAD/SSTORE over many slots of several contracts).
  */
 export const WORKLOADS: Readonly<Record<string, ChainParams['mix']>> = {
   mix: DEFAULT_PARAMS.mix,
@@ -47,6 +51,7 @@ export const WORKLOADS: Readonly<Record<string, ChainParams['mix']>> = {
   transfers: { eth: 1, erc20: 0, compute: 0 },
   erc20: { eth: 0, erc20: 1, compute: 0 },
   compute: { eth: 0, erc20: 0, compute: 1 },
+  storage: { eth: 0, erc20: 0, compute: 0, storage: 1 },
 };
 
 export function paramsHash(p: ChainParams): string {
@@ -88,8 +93,18 @@ export interface ChainMeta {
   readonly blocks: number;
   readonly txs: number;
   readonly gasUsed: number;
-  readonly txsByKind: { readonly eth: number; readonly erc20: number; readonly compute: number };
-  readonly gasByKind: { readonly eth: number; readonly erc20: number; readonly compute: number };
+  readonly txsByKind: {
+    readonly eth: number;
+    readonly erc20: number;
+    readonly compute: number;
+    readonly storage?: number;
+  };
+  readonly gasByKind: {
+    readonly eth: number;
+    readonly erc20: number;
+    readonly compute: number;
+    readonly storage?: number;
+  };
   readonly genesisHash: string;
   readonly headHash: string;
   readonly headStateRoot: string;

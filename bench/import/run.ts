@@ -6,10 +6,11 @@
 //   --blocks N            blocks in the chain (default 200)
 //   --block-gas N         gas per block the generator fills to (default 16000000)
 //   --workloads a,b       the chains to run: mix (default), transfers-erc20 (no compute), transfers, erc20,
-//                         compute (single-kind chains)
+//                         compute, storage (single-kind chains)
 //   --repeat N            runs of each side per workload, the best counts (default 1)
 //   --detail              also run tern's importer in-process (decode measured per block)
-//   --profile             in-process run under the V8 CPU profiler, summarised to the top functions
+//   --profile             in-process run under the V8 CPU profiler, summarised to the top functions and the
+//                         time per opcode class (sampled)
 //   --shipped             also run @ethereumjs/vm as shipped (no native crypto, no caches; slow)
 //   --regenerate          discard the cached chain first
 import { spawn } from 'node:child_process';
@@ -29,7 +30,7 @@ import {
   repoRoot,
   WORKLOADS,
 } from './params.js';
-import { formatProfile, summariseProfile } from './profile.js';
+import { formatOpcodes, formatProfile, summariseOpcodes, summariseProfile } from './profile.js';
 import { type ImportFigures, runTernImport, type StageSplit } from './tern.js';
 
 interface Options {
@@ -156,11 +157,12 @@ function best(runs: ImportFigures[]): ImportFigures {
 }
 
 function describeChain(meta: ChainMeta, dir: string, cached: boolean): string {
-  const pct = (k: 'eth' | 'erc20' | 'compute') => ((100 * meta.gasByKind[k]) / meta.gasUsed).toFixed(0);
+  const pct = (k: 'eth' | 'erc20' | 'compute' | 'storage') =>
+    ((100 * (meta.gasByKind[k] ?? 0)) / meta.gasUsed).toFixed(0);
   return [
     `chain: ${relative(repoRoot(), dir)} (${cached ? 'cached' : `generated in ${meta.generatedSeconds.toFixed(0)} s`})`,
-    `  ${meta.blocks} blocks, ${meta.txs} txs (ETH ${meta.txsByKind.eth}, ERC-20 ${meta.txsByKind.erc20}, compute ${meta.txsByKind.compute}),`,
-    `  ${(meta.gasUsed / 1e6).toFixed(0)} Mgas (${(meta.gasUsed / meta.blocks / 1e6).toFixed(1)} per block; gas share ETH ${pct('eth')} %, ERC-20 ${pct('erc20')} %, compute ${pct('compute')} %), ${(meta.chainBytes / 1e6).toFixed(1)} MB`,
+    `  ${meta.blocks} blocks, ${meta.txs} txs (ETH ${meta.txsByKind.eth}, ERC-20 ${meta.txsByKind.erc20}, compute ${meta.txsByKind.compute}, storage ${meta.txsByKind.storage ?? 0}),`,
+    `  ${(meta.gasUsed / 1e6).toFixed(0)} Mgas (${(meta.gasUsed / meta.blocks / 1e6).toFixed(1)} per block; gas share ETH ${pct('eth')} %, ERC-20 ${pct('erc20')} %, compute ${pct('compute')} %, storage ${pct('storage')} %), ${(meta.chainBytes / 1e6).toFixed(1)} MB`,
   ].join('\n');
 }
 
@@ -222,6 +224,8 @@ async function runWorkload(name: string, o: Options): Promise<{ tern: ImportFigu
     console.log(`  ${d.mgasPerSec.toFixed(2)} Mgas/s (profiling on): ${d.seconds.toFixed(1)} s${cpuNote(d)}`);
     console.log(formatSplit(d));
     console.log(formatProfile(summariseProfile(path)));
+    const ops = summariseOpcodes(path);
+    console.log(ops === undefined ? 'no opcode handler in the samples' : formatOpcodes(ops));
     console.log(`  profile kept in ${path} (open it in Chrome DevTools or speedscope)`);
   }
   if (o.shipped) {

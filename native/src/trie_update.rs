@@ -10,6 +10,8 @@
 //! Nothing here panics on bad input: malformed node RLP from the store is an [`UpdateError::BadNode`], an absent
 //! node an [`UpdateError::MissingNode`], and recursion is bounded ([`MAX_KEY_LEN`], [`MAX_DEPTH`]).
 
+use std::borrow::Cow;
+
 use crate::keccak::keccak256;
 use crate::rlp::{self, EMPTY_STRING, MAX_HEADER, STRING};
 use crate::trie::EMPTY_ROOT;
@@ -68,21 +70,44 @@ enum Ref {
     Node(usize),
 }
 
+/// Bytes a dirty node holds: borrowed from the call's input (update values, key nibbles) where it can, so building
+/// a large trie does not copy every value and path once more; owned when read from the store or newly combined.
+type Bytes<'a> = Cow<'a, [u8]>;
+
 #[derive(Clone, Debug)]
-enum Node {
+enum Node<'a> {
     Leaf {
-        path: Vec<u8>,
-        value: Vec<u8>,
+        path: Bytes<'a>,
+        value: Bytes<'a>,
     },
     Ext {
-        path: Vec<u8>,
+        path: Bytes<'a>,
         child: Ref,
     },
     Branch {
         children: Box<[Option<Ref>; 16]>,
-        value: Option<Vec<u8>>,
+        value: Option<Bytes<'a>>,
     },
 }
+
+/// `b[from..]`, borrowing when `b` borrows.
+fn tail<'a>(b: &Bytes<'a>, from: usize) -> Bytes<'a> {
+    match b {
+        Cow::Borrowed(s) => Cow::Borrowed(s.get(from..).unwrap_or(&[])),
+        Cow::Owned(v) => Cow::Owned(v.get(from..).unwrap_or(&[]).to_vec()),
+    }
+}
+
+/// `b[from..to]`, borrowing when `b` borrows.
+fn range<'a>(b: &Bytes<'a>, from: usize, to: usize) -> Bytes<'a> {
+    match b {
+        Cow::Borrowed(s) => Cow::Borrowed(s.get(from..to).unwrap_or(&[])),
+        Cow::Owned(v) => Cow::Owned(v.get(from..to).unwrap_or(&[]).to_vec()),
+    }
+}
+
+/// A key (as nibbles) and its value, sorted and distinct, for building a subtree.
+type Entry<'a> = (Bytes<'a>, Bytes<'a>);
 
 /// What an update did to a subtree: nothing, or replaced it (None: it is gone).
 enum Out {
@@ -207,7 +232,7 @@ fn decode_path(compact: &[u8]) -> Result<(Vec<u8>, bool), UpdateError> {
     Ok((path, flag >= 2))
 }
 
-fn decode_node(rlp: &[u8]) -> Result<Node, UpdateError> {
+fn decode_node(rlp: &[u8]) -> Result<Node<'static>, UpdateError> {
     let (start, end) = open_list(rlp)?;
     let a = read_item(rlp, start, end)?;
     let b = read_item(rlp, a.end, end)?;
@@ -218,12 +243,18 @@ fn decode_node(rlp: &[u8]) -> Result<Node, UpdateError> {
         let (path, leaf) = decode_path(&rlp[a.start..a.end])?;
         if leaf {
             let value = item_string(rlp, &b)?.to_vec();
-            return Ok(Node::Leaf { path, value });
+            return Ok(Node::Leaf {
+                path: Cow::Owned(path),
+                value: Cow::Owned(value),
+            });
         }
         let Some(child) = item_child(rlp, &b)? else {
             return Err(bad("extension without a child"));
         };
-        return Ok(Node::Ext { path, child });
+        return Ok(Node::Ext {
+            path: Cow::Owned(path),
+            child,
+        });
     }
     let mut children: Box<[Option<Ref>; 16]> = Box::default();
     let mut at = start;
@@ -239,7 +270,7 @@ fn decode_node(rlp: &[u8]) -> Result<Node, UpdateError> {
     let value = item_string(rlp, &it)?;
     Ok(Node::Branch {
         children,
-        value: (!value.is_empty()).then(|| value.to_vec()),
+        value: (!value.is_empty()).then(|| Cow::Owned(value.to_vec())),
     })
 }
 
@@ -277,19 +308,19 @@ fn match_length(nib: &[u8], pos: usize, path: &[u8]) -> usize {
     rest.iter().zip(path).take_while(|(a, b)| a == b).count()
 }
 
-struct Updater<'s, S: NodeSource> {
+struct Updater<'s, 'a, S: NodeSource> {
     source: &'s mut S,
-    arena: Vec<Node>,
+    arena: Vec<Node<'a>>,
     depth: usize,
 }
 
-impl<S: NodeSource> Updater<'_, S> {
-    fn push(&mut self, node: Node) -> Ref {
+impl<'a, S: NodeSource> Updater<'_, 'a, S> {
+    fn push(&mut self, node: Node<'a>) -> Ref {
         self.arena.push(node);
         Ref::Node(self.arena.len() - 1)
     }
 
-    fn resolve(&mut self, r: &Ref) -> Result<Node, UpdateError> {
+    fn resolve(&mut self, r: &Ref) -> Result<Node<'a>, UpdateError> {
         match r {
             Ref::Hash(h) => match self.source.with_node(h, |rlp| rlp.map(decode_node))? {
                 Some(node) => node,
@@ -300,11 +331,11 @@ impl<S: NodeSource> Updater<'_, S> {
         }
     }
 
-    fn update(&mut self, r: Option<&Ref>, pos: usize, ops: &[Op]) -> Result<Out, UpdateError> {
+    fn update(&mut self, r: Option<&Ref>, pos: usize, ops: &[Op<'a>]) -> Result<Out, UpdateError> {
         let Some(r) = r else {
-            let entries: Vec<(&[u8], &[u8])> = ops
+            let entries: Vec<Entry<'a>> = ops
                 .iter()
-                .filter_map(|op| op.value.map(|v| (op.nib, v)))
+                .filter_map(|op| op.value.map(|v| (Cow::Borrowed(op.nib), Cow::Borrowed(v))))
                 .collect();
             if entries.is_empty() {
                 return Ok(Out::Same);
@@ -317,7 +348,7 @@ impl<S: NodeSource> Updater<'_, S> {
             return Err(bad("paths deeper than any key"));
         }
         let out = match self.resolve(r)? {
-            Node::Leaf { path, value } => self.update_leaf(&path, &value, pos, ops),
+            Node::Leaf { path, value } => self.update_leaf(&path, value, pos, ops),
             Node::Ext { path, child } => self.update_ext(&path, &child, pos, ops),
             Node::Branch { children, value } => self.update_branch(children, value, pos, ops),
         };
@@ -328,9 +359,9 @@ impl<S: NodeSource> Updater<'_, S> {
     fn update_leaf(
         &mut self,
         path: &[u8],
-        leaf_value: &[u8],
+        leaf_value: Bytes<'a>,
         pos: usize,
-        ops: &[Op],
+        ops: &[Op<'a>],
     ) -> Result<Out, UpdateError> {
         let mut matched: Option<usize> = None;
         let mut sets = 0usize;
@@ -350,27 +381,31 @@ impl<S: NodeSource> Updater<'_, S> {
             };
             return Ok(match ops[m].value {
                 None => Out::New(None),
-                Some(v) if v == leaf_value => Out::Same,
+                Some(v) if v == &*leaf_value => Out::Same,
+                // The matching key ends in exactly this path: borrow it from the input.
                 Some(v) => Out::New(Some(self.push(Node::Leaf {
-                    path: path.to_vec(),
-                    value: v.to_vec(),
+                    path: Cow::Borrowed(ops[m].nib.get(pos..).unwrap_or(&[])),
+                    value: Cow::Borrowed(v),
                 }))),
             });
         }
         let leaf_nib = concat(ops[0].nib.get(..pos).unwrap_or(&[]), path);
-        let mut entries: Vec<(&[u8], &[u8])> = Vec::with_capacity(ops.len() + 1);
-        let mut pending = matched.is_none();
+        let mut entries: Vec<Entry<'a>> = Vec::with_capacity(ops.len() + 1);
+        let mut leaf = matched.is_none().then_some((leaf_nib, leaf_value));
         for op in ops {
-            if pending && leaf_nib.as_slice() < op.nib {
-                entries.push((&leaf_nib, leaf_value));
-                pending = false;
+            if leaf
+                .as_ref()
+                .is_some_and(|(nib, _)| nib.as_slice() < op.nib)
+                && let Some((nib, value)) = leaf.take()
+            {
+                entries.push((Cow::Owned(nib), value));
             }
             if let Some(v) = op.value {
-                entries.push((op.nib, v));
+                entries.push((Cow::Borrowed(op.nib), Cow::Borrowed(v)));
             }
         }
-        if pending {
-            entries.push((&leaf_nib, leaf_value));
+        if let Some((nib, value)) = leaf {
+            entries.push((Cow::Owned(nib), value));
         }
         let node = self.build(&entries, pos)?;
         Ok(Out::New(Some(node)))
@@ -381,7 +416,7 @@ impl<S: NodeSource> Updater<'_, S> {
         path: &[u8],
         child: &Ref,
         pos: usize,
-        ops: &[Op],
+        ops: &[Op<'a>],
     ) -> Result<Out, UpdateError> {
         let (Some(first), Some(last)) = (ops.first(), ops.last()) else {
             return Ok(Out::Same);
@@ -408,7 +443,7 @@ impl<S: NodeSource> Updater<'_, S> {
         let mut children: Box<[Option<Ref>; 16]> = Box::default();
         let below_child = if path.len() - m - 1 > 0 {
             self.push(Node::Ext {
-                path: path[m + 1..].to_vec(),
+                path: Cow::Owned(path[m + 1..].to_vec()),
                 child: child.clone(),
             })
         } else {
@@ -427,7 +462,7 @@ impl<S: NodeSource> Updater<'_, S> {
         path: &[u8],
         child: &Ref,
         pos: usize,
-        ops: &[Op],
+        ops: &[Op<'a>],
     ) -> Result<Out, UpdateError> {
         match self.update(Some(child), pos + path.len(), ops)? {
             Out::Same => Ok(Out::Same),
@@ -438,9 +473,9 @@ impl<S: NodeSource> Updater<'_, S> {
     fn update_branch(
         &mut self,
         mut children: Box<[Option<Ref>; 16]>,
-        mut value: Option<Vec<u8>>,
+        mut value: Option<Bytes<'a>>,
         pos: usize,
-        ops: &[Op],
+        ops: &[Op<'a>],
     ) -> Result<Out, UpdateError> {
         let mut changed = false;
         let mut i = 0;
@@ -451,7 +486,7 @@ impl<S: NodeSource> Updater<'_, S> {
                 (Some(a), Some(b)) => a != b,
             };
             if differs {
-                value = own.value.map(<[u8]>::to_vec);
+                value = own.value.map(Cow::Borrowed);
                 changed = true;
             }
             i = 1;
@@ -485,7 +520,7 @@ impl<S: NodeSource> Updater<'_, S> {
         if count == 0 {
             return Ok(Out::New(value.map(|value| {
                 self.push(Node::Leaf {
-                    path: Vec::new(),
+                    path: Cow::Borrowed(&[]),
                     value,
                 })
             })));
@@ -504,15 +539,15 @@ impl<S: NodeSource> Updater<'_, S> {
         };
         let node = match self.resolve(&child)? {
             Node::Leaf { path: p, value } => Node::Leaf {
-                path: concat(path, &p),
+                path: Cow::Owned(concat(path, &p)),
                 value,
             },
             Node::Ext { path: p, child: c } => Node::Ext {
-                path: concat(path, &p),
+                path: Cow::Owned(concat(path, &p)),
                 child: c,
             },
             Node::Branch { .. } => Node::Ext {
-                path: path.to_vec(),
+                path: Cow::Owned(path.to_vec()),
                 child,
             },
         };
@@ -520,16 +555,16 @@ impl<S: NodeSource> Updater<'_, S> {
     }
 
     /// A new subtree holding `entries` (sorted, distinct keys sharing their first `pos` nibbles).
-    fn build(&mut self, entries: &[(&[u8], &[u8])], pos: usize) -> Result<Ref, UpdateError> {
-        let (first, _) = entries[0];
+    fn build(&mut self, entries: &[Entry<'a>], pos: usize) -> Result<Ref, UpdateError> {
+        let first = &entries[0].0;
         if entries.len() == 1 {
-            let (nib, value) = entries[0];
+            let (nib, value) = &entries[0];
             return Ok(self.push(Node::Leaf {
-                path: nib.get(pos..).unwrap_or(&[]).to_vec(),
-                value: value.to_vec(),
+                path: tail(nib, pos),
+                value: value.clone(),
             }));
         }
-        let last = entries[entries.len() - 1].0;
+        let last = &entries[entries.len() - 1].0;
         let end = first.len().min(last.len());
         let mut d = pos;
         while d < end && first[d] == last[d] {
@@ -538,14 +573,14 @@ impl<S: NodeSource> Updater<'_, S> {
         if d > pos {
             let child = self.build_branch(entries, d)?;
             return Ok(self.push(Node::Ext {
-                path: first.get(pos..d).unwrap_or(&[]).to_vec(),
+                path: range(first, pos, d),
                 child,
             }));
         }
         self.build_branch(entries, pos)
     }
 
-    fn build_branch(&mut self, entries: &[(&[u8], &[u8])], pos: usize) -> Result<Ref, UpdateError> {
+    fn build_branch(&mut self, entries: &[Entry<'a>], pos: usize) -> Result<Ref, UpdateError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(bad("paths deeper than any key"));
@@ -554,7 +589,7 @@ impl<S: NodeSource> Updater<'_, S> {
         let mut value = None;
         let mut i = 0;
         if entries[0].0.len() == pos {
-            value = Some(entries[0].1.to_vec());
+            value = Some(entries[0].1.clone());
             i = 1;
         }
         while i < entries.len() {
@@ -579,10 +614,26 @@ type Prepared = (usize, usize, Option<usize>);
 
 /// Sorted by key, the later of equal keys kept, empty values turned into deletes; keys as nibbles.
 fn prepare(updates: &[(&[u8], &[u8])]) -> (Vec<u8>, Vec<Prepared>) {
-    let mut order: Vec<usize> = (0..updates.len()).collect();
-    // Stable: equal keys keep their input order, and the last of them wins.
-    order.sort_by(|&a, &b| updates[a].0.cmp(updates[b].0));
-    let mut nibbles = Vec::new();
+    // Sorted on the keys' first 8 bytes (big-endian, so the order of the bytes), then the whole keys, then the
+    // input index: equal keys keep their input order, and the last of them wins. Hashed keys nearly always differ
+    // in those 8 bytes, so the sort compares integers instead of calling memcmp.
+    let mut order: Vec<(u64, usize)> = updates
+        .iter()
+        .enumerate()
+        .map(|(i, (key, _))| {
+            let mut head = [0u8; 8];
+            let n = key.len().min(8);
+            head[..n].copy_from_slice(&key[..n]);
+            (u64::from_be_bytes(head), i)
+        })
+        .collect();
+    order.sort_unstable_by(|&(ha, a), &(hb, b)| {
+        ha.cmp(&hb)
+            .then_with(|| updates[a].0.cmp(updates[b].0))
+            .then(a.cmp(&b))
+    });
+    let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
+    let mut nibbles = Vec::with_capacity(2 * updates.iter().map(|(k, _)| k.len()).sum::<usize>());
     let mut ops = Vec::with_capacity(order.len());
     for (k, &i) in order.iter().enumerate() {
         let (key, value) = updates[i];
@@ -592,10 +643,7 @@ fn prepare(updates: &[(&[u8], &[u8])]) -> (Vec<u8>, Vec<Prepared>) {
             continue;
         }
         let at = nibbles.len();
-        for &b in key {
-            nibbles.push(b >> 4);
-            nibbles.push(b & 0x0f);
-        }
+        nibbles.extend(key.iter().flat_map(|&b| [b >> 4, b & 0x0f]));
         ops.push((at, nibbles.len(), (!value.is_empty()).then_some(i)));
     }
     (nibbles, ops)
@@ -640,7 +688,7 @@ fn push_ref(out: &mut Vec<u8>, r: Option<&Ref>, refs: &[RefBytes]) {
     }
 }
 
-fn encode(node: &Node, refs: &[RefBytes], buf: &mut Vec<u8>) -> usize {
+fn encode(node: &Node<'_>, refs: &[RefBytes], buf: &mut Vec<u8>) -> usize {
     buf.clear();
     buf.resize(MAX_HEADER, 0);
     match node {
@@ -666,7 +714,7 @@ fn encode(node: &Node, refs: &[RefBytes], buf: &mut Vec<u8>) -> usize {
 }
 
 /// Height of each dirty node above the dirty leaves, pushed to `levels` in post-order (children first, in order).
-fn height(arena: &[Node], i: usize, levels: &mut Vec<Vec<usize>>) -> usize {
+fn height(arena: &[Node<'_>], i: usize, levels: &mut Vec<Vec<usize>>) -> usize {
     let mut h = 0;
     match &arena[i] {
         Node::Leaf { .. } => {}
@@ -695,15 +743,18 @@ pub fn apply_updates_many<S: NodeSource>(
     jobs: &[Job],
     source: &mut S,
 ) -> Result<UpdateOutput, UpdateError> {
+    // Every job's keys as nibbles first: the dirty nodes borrow their paths and values from them and the input.
+    let prepared: Vec<(Vec<u8>, Vec<Prepared>)> =
+        jobs.iter().map(|job| prepare(&job.updates)).collect();
+    let updates: usize = jobs.iter().map(|job| job.updates.len()).sum();
     let mut up = Updater {
         source,
-        arena: Vec::new(),
+        arena: Vec::with_capacity(2 * updates + 16),
         depth: 0,
     };
     let mut tops: Vec<Option<Ref>> = Vec::with_capacity(jobs.len());
-    for job in jobs {
+    for (job, (nibbles, prepared)) in jobs.iter().zip(&prepared) {
         let start = (job.root != EMPTY_ROOT).then_some(Ref::Hash(job.root));
-        let (nibbles, prepared) = prepare(&job.updates);
         let ops: Vec<Op> = prepared
             .iter()
             .map(|&(a, b, v)| Op {
@@ -747,6 +798,9 @@ pub fn apply_updates_many<S: NodeSource>(
     }
 
     let mut out = UpdateOutput::default();
+    out.hashes.reserve(arena.len());
+    out.lengths.reserve(arena.len());
+    out.rlp.reserve(arena.len() * 128);
     let mut refs: Vec<RefBytes> = vec![RefBytes::NONE; arena.len()];
     let mut buf = Vec::with_capacity(1024);
     for level in &levels {

@@ -16,6 +16,7 @@ import { runInit } from './cmd/init.js';
 import { runSnapshot } from './cmd/pruneState.js';
 import { selectKzgLibrary } from './cryptoKzg.js';
 import { runDev } from './dev/start.js';
+import { installEvmPatches, logEvmPatchStatus } from './evm/patches.js';
 import { startExecObservability, withImportProfiling } from './metrics/observability.js';
 import { logNetworkingSettings } from './networking.js';
 import { type ExecNode, runNode } from './node.js';
@@ -30,6 +31,7 @@ async function startExec({ settings, log, lifecycle }: ProgramContext): Promise<
   const { command } = ctx.options;
   if (command === 'init') return runInit(ctx);
   if (command === 'import') {
+    logEvmPatchStatus(log.logger.child('exec'), await installEvmPatches());
     return withImportProfiling(ctx.options.observability, { logger: log.logger, lifecycle }, () => runImport(ctx));
   }
   if (command === 'export') return runExport(ctx);
@@ -51,6 +53,7 @@ export async function serveExec(ctx: ExecContext): Promise<ExecNode | undefined>
   const logger = log.logger.child('exec');
   logger.info('Starting tern-exec', { version: versionLine(), node: process.version });
   logNativeStatus(logger, nativeStatus());
+  logEvmPatchStatus(logger, await installEvmPatches());
   logNetworkingSettings(options.networking, logger);
   selectKzgLibrary(options.kzg.library, options.kzg.explicit, logger);
   const observability = await startExecObservability(options.observability, { logger, lifecycle: ctx.lifecycle });

@@ -28,7 +28,6 @@ import {
 import { type FlatState, isEmptyCodeHash } from '../state/flatState.js';
 import type { BlockContext, ExecutorCore, TxHooks } from './context.js';
 import type { BlockEnv } from './env.js';
-import { installFastOpcodes } from './fastOpcodes.js';
 import { blobGas, cappedRefund, feeCap, MAX_UINT256, minBigint, tipCap } from './fees.js';
 import {
   type AuthorizationBytes,
@@ -49,12 +48,12 @@ import {
   TX_AUTH_EMPTY_ACCOUNT_GAS,
   TX_AUTH_TUPLE_GAS,
 } from './intrinsic.js';
-import { installJumpdestCache } from './jumpdest.js';
 import { finishExecution, prepareWarmSet, type TouchingJournal, unprefixed } from './message.js';
 import { OpBlockFees } from './op/blockFees.js';
 import { BASE_FEE_VAULT_ADDRESS, L1_FEE_VAULT_ADDRESS, OPERATOR_FEE_VAULT_ADDRESS } from './op/constants.js';
 import { applyDeposit } from './op/deposit.js';
 import { applyOpPrecompiles } from './op/precompiles.js';
+import { installEvmPatches, installFastEipLookup } from './patches.js';
 import { recoverAddress } from './recover.js';
 
 export type { BlockContext } from './context.js';
@@ -109,9 +108,9 @@ export class Executor implements ExecutorCore {
   }
 
   static async create(opts: ExecutorOptions): Promise<Executor> {
+    // Each patch reports whether it took (patches.ts); execution is correct without the speed-only ones.
+    await installEvmPatches();
     installFastEipLookup(opts.common);
-    await installJumpdestCache();
-    await installFastOpcodes();
     // The KECCAK256 opcode hashes through customCrypto.keccak256, else @noble/hashes in JS (a quarter of an ERC-20
     // import profile): give it the native hasher unless the Common brought its own.
     opts.common.customCrypto.keccak256 ??= keccak256;
@@ -132,8 +131,13 @@ export class Executor implements ExecutorCore {
       this.opKey = opKey;
       // Rebuilt here too: an OP upgrade can change precompiles without an Ethereum hardfork change.
       const internals = this.evm as unknown as { _precompiles: Map<string, PrecompileFunc | undefined> };
-      internals._precompiles = getActivePrecompiles(this.common);
-      if (env.op !== undefined) applyOpPrecompiles(internals._precompiles, env.op);
+      const active = getActivePrecompiles(this.common);
+      if (env.op !== undefined) applyOpPrecompiles(active, env.op);
+      internals._precompiles = active;
+      // The OP precompile set is only in force if the EVM reads this field (checked, not assumed: patches.ts).
+      if (this.evm.precompiles !== active) {
+        throw new TernError('EVM_PATCH', '@ethereumjs/evm no longer reads its precompile map from _precompiles');
+      }
       this.precompiles = Array.from(this.evm.precompiles.keys());
     }
     this.hashes.env = env;
@@ -145,35 +149,6 @@ export class Executor implements ExecutorCore {
   warmPrecompiles(): readonly string[] {
     return this.precompiles;
   }
-}
-
-/** Common's internals that {@link installFastEipLookup} reads. */
-interface CommonEipInternals {
-  _activatedEIPsCache: number[];
-  isActivatedEIP(eip: number): boolean;
-  ternEipBits?: Uint8Array;
-  ternEipSource?: number[];
-}
-
-/**
- * @ethereumjs/common answers isActivatedEIP with an array scan over every EIP active since Frontier, and the
- * interpreter asks several times per opcode (15 % of a loop-heavy profile). This gives the Common instance a
- * lookup table instead, rebuilt whenever Common rebuilds its list (on a hardfork change). Same answers.
- */
-export function installFastEipLookup(common: Common): void {
-  const c = common as unknown as CommonEipInternals;
-  if (Object.hasOwn(c, 'isActivatedEIP')) return;
-  c.isActivatedEIP = function (this: CommonEipInternals, eip: number): boolean {
-    const list = this._activatedEIPsCache;
-    let bits = this.ternEipBits;
-    if (this.ternEipSource !== list || bits === undefined) {
-      bits = new Uint8Array(Math.max(0, ...list) + 1);
-      for (const e of list) bits[e] = 1;
-      this.ternEipBits = bits;
-      this.ternEipSource = list;
-    }
-    return bits[eip] === 1;
-  };
 }
 
 function reject(code: string, message: string): TernError {
