@@ -138,6 +138,11 @@ export class BlockGossip {
     }
   }
 
+  /** The peer's gossipsub score (0 with --p2p.scoring=none). */
+  gossipsubScore(peer: string): number {
+    return (this.#node.services.pubsub as unknown as { getScore(p: string): number }).getScore(peer);
+  }
+
   /** Peers subscribed to any blocks topic. */
   topicPeers(): string[] {
     const out = new Set<string>();

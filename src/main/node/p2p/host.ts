@@ -34,7 +34,7 @@ export interface HostOptions {
   staticPeers: readonly string[];
   /** CIDR masks (--p2p.netrestrict); empty: every network. */
   netrestrict: readonly string[];
-  /** --p2p.peers.hi: connections above this are refused. */
+  /** --p2p.peers.hi: connections are refused above twice this (the peer manager prunes above it). */
   peersHi: number;
   /** Directory of the persistent peerstore, or undefined for memory only (--p2p.peerstore.path=memory). */
   peerstorePath?: string | undefined;
@@ -127,7 +127,8 @@ export class P2PHost {
       connectionEncrypters: [noise()],
       streamMuxers: [yamux(), mplex()],
       ...(opts.peerstorePath === undefined ? {} : { datastore: new FsDatastore(opts.peerstorePath) }),
-      connectionManager: { maxConnections: Math.max(1, opts.peersHi) },
+      // Room above the high tide: the peer manager prunes back to the low tide (op-node's connmgr does the same).
+      connectionManager: { maxConnections: Math.max(1, opts.peersHi) * 2 },
       connectionGater: {
         denyDialPeer: (id: PeerId) => !isStatic(id.toString()) && (host?.isBanned(id.toString()) ?? false),
         denyDialMultiaddr: (ma: Multiaddr) => addrDenied(ma),
@@ -264,5 +265,35 @@ export class P2PHost {
 
   connections(): Connection[] {
     return this.node.getConnections();
+  }
+
+  get selfId(): string {
+    return this.peerId;
+  }
+
+  /** The distinct peers with an open connection. */
+  connectedPeers(): string[] {
+    return [...new Set(this.node.getConnections().map((c) => c.remotePeer.toString()))];
+  }
+
+  async dial(peer: PeerId, addr: Multiaddr): Promise<void> {
+    await this.node.dial(addr.encapsulate(`/p2p/${peer.toString()}`));
+  }
+
+  async hangUp(peer: string): Promise<void> {
+    await this.node.hangUp(peerIdFromString(peer));
+  }
+
+  onConnect(listener: (peer: string) => void): void {
+    this.node.addEventListener('peer:connect', (e) => listener(e.detail.toString()));
+  }
+
+  /** The TCP port libp2p listens on (the bound port when --p2p.listen.tcp is 0). */
+  tcpPort(): number | undefined {
+    for (const ma of this.node.getMultiaddrs()) {
+      const port = ma.getComponents().find((c) => c.name === 'tcp')?.value;
+      if (port !== undefined) return Number(port);
+    }
+    return undefined;
   }
 }

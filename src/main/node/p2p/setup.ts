@@ -3,6 +3,7 @@
 // peer scores and bans, and the opp2p RPC namespace. driver/replica.ts calls setupP2P() once the engine controller
 // and driver exist; the sequencer publishes through the returned `publish`.
 import { mkdirSync } from 'node:fs';
+import { UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
 import type { RpcRegistry } from '../../common/rpc/registry.js';
@@ -12,9 +13,12 @@ import type { EngineController } from '../engine/engineController.js';
 import type { Engine } from '../engine/interface.js';
 import type { BlockVersion } from '../signer/gossipPayload.js';
 import { BlockValidator } from './blockValidator.js';
+import { OP_NODE_DEFAULT_BOOTNODES } from './defaultBootnodes.js';
+import { Discovery } from './discovery.js';
 import { BlockGossip } from './gossip.js';
 import { P2PHost } from './host.js';
 import { loadOrCreateIdentityKey } from './identityKey.js';
+import { PeerManager } from './peerManager.js';
 import { PeerScores } from './peerScores.js';
 import { PayloadServer, requestPayload } from './reqResp.js';
 import { registerOpp2pApi } from './rpc.js';
@@ -31,11 +35,23 @@ export interface P2POptions {
   peerstorePath: string;
   listenIp: string;
   listenTcp: number;
+  /** 0: the same port as TCP. */
+  listenUdp: number;
   advertiseIp: string | undefined;
   advertiseTcp: number;
+  advertiseUdp: number;
+  /** --p2p.bootnodes; empty: op-node's defaults on a bundled network (--network), none otherwise. */
+  bootnodes: string[];
+  /** The bundled network the node runs (--network), if any. */
+  network: string | undefined;
+  /** A directory, or `memory` (or empty) for none. */
+  discoveryPath: string;
   staticPeers: string[];
   netrestrict: string[];
+  peersLo: number;
   peersHi: number;
+  peersGraceMs: number;
+  scoring: 'none' | 'light';
   banPeers: boolean;
   banThreshold: number;
   banDurationMs: number;
@@ -78,8 +94,10 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
   const identity = loadOrCreateIdentityKey(keyPath);
   log.info(identity.created ? 'Created P2P identity key' : 'Loaded P2P identity key', { path: keyPath });
 
-  if (!options.noDiscovery) {
-    log.warn('Discv5 discovery is not built yet: only --p2p.static peers and inbound peers are connected');
+  if (options.peersLo === 0 || options.peersHi === 0 || options.peersLo > options.peersHi) {
+    throw new UsageError(
+      `peers lo/hi tides are invalid: ${options.peersLo}, ${options.peersHi} (both above 0, lo not above hi)`,
+    );
   }
   if (options.nat) {
     log.warn('--p2p.nat: no UPnP/NAT-PMP library is available here; set --p2p.advertise.ip to the external IP');
@@ -185,7 +203,44 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
     );
     await server.register(host.node);
   }
-  registerOpp2pApi(ctx.registry, { config, host, gossip, scores, banDurationMs });
+  const peers = new PeerManager(
+    { lo: options.peersLo, hi: options.peersHi, graceMs: options.peersGraceMs },
+    { host, logger, score: (p) => scores.score(p) + gossip.gossipsubScore(p) },
+  );
+  lifecycle.onStop('peer manager', () => peers.stop());
+  let discovery: Discovery | undefined;
+  const startDiscovery = async (): Promise<void> => {
+    if (options.noDiscovery) return;
+    const tcpPort = host.tcpPort() ?? options.listenTcp;
+    const bootnodes =
+      options.bootnodes.length > 0 ? options.bootnodes : options.network !== undefined ? OP_NODE_DEFAULT_BOOTNODES : [];
+    const discoveryPath = options.discoveryPath;
+    discovery = Discovery.create(
+      {
+        privateKey: identity.key,
+        chainId: config.l2ChainId,
+        listenIp: options.listenIp,
+        listenUdp: options.listenUdp || tcpPort,
+        advertiseIp: options.advertiseIp,
+        advertiseUdp: options.advertiseUdp,
+        advertiseTcp: options.advertiseTcp || tcpPort,
+        bootnodes,
+        dbPath: discoveryPath === PERSIST_OFF || discoveryPath === '' ? undefined : discoveryPath,
+      },
+      { logger, onPeer: (p) => peers.addCandidate(p.peerId, p.addr), wantsPeers: () => peers.wantsPeers() },
+    );
+    lifecycle.onStop('discv5', () => discovery?.stop());
+    await discovery.start();
+  };
+  registerOpp2pApi(ctx.registry, {
+    config,
+    host,
+    gossip,
+    scores,
+    banDurationMs,
+    discoveryTable: () => discovery?.table().map((e) => e.encodeTxt()) ?? [],
+    localEnr: () => discovery?.enr,
+  });
 
   let poll: NodeJS.Timeout | undefined;
   lifecycle.onStop('unsafe sync', () => clearInterval(poll));
@@ -197,6 +252,8 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
       void signer.start();
       await host.start();
       gossip.subscribe();
+      await startDiscovery();
+      peers.start();
       // Derivation also moves the unsafe head; pending blocks that now attach are inserted.
       poll = setInterval(() => sync.poke(), 1000);
       poll.unref();
