@@ -600,7 +600,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'light',
     help: 'Peer scoring strategy.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.sequencer.key',

@@ -36,6 +36,8 @@ export interface HostOptions {
   netrestrict: readonly string[];
   /** --p2p.peers.hi: connections are refused above twice this (the peer manager prunes above it). */
   peersHi: number;
+  /** gossipsub peer scoring (scoreParams.ts gossipScoring, from --p2p.scoring). */
+  scoring?: Parameters<typeof gossipOptions>[0];
   /** Directory of the persistent peerstore, or undefined for memory only (--p2p.peerstore.path=memory). */
   peerstorePath?: string | undefined;
 }
@@ -139,7 +141,7 @@ export class P2PHost {
       services: {
         identify: identify(),
         ping: ping(),
-        pubsub: gossipsub(gossipOptions()),
+        pubsub: gossipsub(gossipOptions(opts.scoring)),
       },
       start: false,
     })) as TernLibp2p;

@@ -20,6 +20,8 @@ import { P2PHost } from './host.js';
 import { loadOrCreateIdentityKey } from './identityKey.js';
 import { PeerManager } from './peerManager.js';
 import { PeerScores } from './peerScores.js';
+import { gossipScoring } from './scoreParams.js';
+import { BLOCK_VERSIONS, blocksTopic } from './topics.js';
 import { PayloadServer, requestPayload } from './reqResp.js';
 import { registerOpp2pApi } from './rpc.js';
 import { UnsafeSignerWatcher } from './unsafeSigner.js';
@@ -106,6 +108,7 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
   const peerstorePath = peerstore === PERSIST_OFF || peerstore === '' ? undefined : peerstore;
   if (peerstorePath !== undefined) mkdirSync(peerstorePath, { recursive: true });
 
+  let appScore: (peer: string) => number = () => 0;
   const host = await P2PHost.create(
     {
       privateKey: identity.key,
@@ -117,6 +120,13 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
       netrestrict: options.netrestrict,
       peersHi: options.peersHi,
       peerstorePath,
+      // The application score comes from PeerScores, created once the host exists.
+      scoring: gossipScoring(
+        options.scoring,
+        config.blockTime,
+        BLOCK_VERSIONS.map((v) => blocksTopic(config.l2ChainId, v)),
+        (p) => appScore(p),
+      ),
     },
     { logger },
   );
@@ -131,6 +141,8 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
     },
     { isStatic: (p) => host.isStatic(p), ban: (p, until) => host.ban(p, until) },
   );
+
+  appScore = (p) => scores.score(p);
 
   const signer = new UnsafeSignerWatcher(
     config,
@@ -205,7 +217,12 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
   }
   const peers = new PeerManager(
     { lo: options.peersLo, hi: options.peersHi, graceMs: options.peersGraceMs },
-    { host, logger, score: (p) => scores.score(p) + gossip.gossipsubScore(p) },
+    {
+      host,
+      logger,
+      // With light scoring the gossipsub score already holds the application score (weight 1).
+      score: (p) => (options.scoring === 'light' ? gossip.gossipsubScore(p) : scores.score(p)),
+    },
   );
   lifecycle.onStop('peer manager', () => peers.stop());
   let discovery: Discovery | undefined;
