@@ -20,10 +20,10 @@ import { P2PHost } from './host.js';
 import { loadOrCreateIdentityKey } from './identityKey.js';
 import { PeerManager } from './peerManager.js';
 import { PeerScores } from './peerScores.js';
-import { gossipScoring } from './scoreParams.js';
-import { BLOCK_VERSIONS, blocksTopic } from './topics.js';
 import { PayloadServer, requestPayload } from './reqResp.js';
 import { registerOpp2pApi } from './rpc.js';
+import { gossipScoring } from './scoreParams.js';
+import { BLOCK_VERSIONS, blocksTopic } from './topics.js';
 import { UnsafeSignerWatcher } from './unsafeSigner.js';
 import { UnsafeSync } from './unsafeSync.js';
 
