@@ -44,6 +44,9 @@ export interface HostOptions {
 
 export interface HostDeps {
   logger: Logger;
+  /** Each outgoing dial and incoming connection checked by the gater, allowed or not (op-node's p2p_dials/accepts). */
+  onDial?: ((allow: boolean) => void) | undefined;
+  onAccept?: ((allow: boolean) => void) | undefined;
 }
 
 /** How often lost static peers are dialled again. */
@@ -133,8 +136,16 @@ export class P2PHost {
       connectionManager: { maxConnections: Math.max(1, opts.peersHi) * 2 },
       connectionGater: {
         denyDialPeer: (id: PeerId) => !isStatic(id.toString()) && (host?.isBanned(id.toString()) ?? false),
-        denyDialMultiaddr: (ma: Multiaddr) => addrDenied(ma),
-        denyInboundConnection: (conn: { remoteAddr: Multiaddr }) => addrDenied(conn.remoteAddr),
+        denyDialMultiaddr: (ma: Multiaddr) => {
+          const denied = addrDenied(ma);
+          deps.onDial?.(!denied);
+          return denied;
+        },
+        denyInboundConnection: (conn: { remoteAddr: Multiaddr }) => {
+          const denied = addrDenied(conn.remoteAddr);
+          deps.onAccept?.(!denied);
+          return denied;
+        },
         denyInboundEncryptedConnection: (id: PeerId) =>
           !isStatic(id.toString()) && (host?.isBanned(id.toString()) ?? false),
       },

@@ -28,7 +28,6 @@ function peerInfo(deps: Opp2pDeps, id: string): Record<string, unknown> {
   const { host } = deps;
   const pid = peerIdFromString(id);
   const conns = host.node.getConnections(pid);
-  const pubsub = host.node.services.pubsub;
   const topicPeers = new Set(deps.gossip.topicPeers());
   return {
     peerID: id,
@@ -44,7 +43,7 @@ function peerInfo(deps: Opp2pDeps, id: string): Record<string, unknown> {
     chainID: Number(deps.config.l2ChainId),
     latency: 0,
     gossipBlocks: topicPeers.has(id),
-    peerScores: deps.scores.scoresOf(id, (pubsub as unknown as { getScore(p: string): number }).getScore(id)),
+    peerScores: deps.scores.scoresOf(id, deps.gossip.gossipsubScore(id), deps.gossip.gossipsubParts(id)),
   };
 }
 

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
+import type { P2PMetrics } from '../../common/metrics/opNode.js';
 import type { RpcRegistry } from '../../common/rpc/registry.js';
 import type { RollupConfig } from '../../primitives/rollup/config.js';
 import type { Driver } from '../driver/driver.js';
@@ -20,7 +21,7 @@ import { P2PHost } from './host.js';
 import { loadOrCreateIdentityKey } from './identityKey.js';
 import { PeerManager } from './peerManager.js';
 import { PeerScores } from './peerScores.js';
-import { PayloadServer, requestPayload } from './reqResp.js';
+import { PayloadServer, RESULT_UNKNOWN, requestPayload } from './reqResp.js';
 import { registerOpp2pApi } from './rpc.js';
 import { gossipScoring } from './scoreParams.js';
 import { BLOCK_VERSIONS, blocksTopic } from './topics.js';
@@ -74,6 +75,8 @@ export interface P2PContext {
   controller: EngineController;
   driver: Driver;
   registry: RpcRegistry;
+  /** op-node's P2P metrics (common/metrics/opNode.ts), when --metrics.enabled. */
+  metrics?: P2PMetrics | undefined;
 }
 
 export interface P2P {
@@ -128,7 +131,7 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
         (p) => appScore(p),
       ),
     },
-    { logger },
+    { logger, onDial: ctx.metrics?.dial, onAccept: ctx.metrics?.accept },
   );
   lifecycle.onStop('p2p host', () => host.stop());
 
@@ -177,14 +180,19 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
           // Peers with the best app score first.
           peers.sort((a, b) => scores.score(b) - scores.score(a));
           for (const peer of peers) {
+            const started = performance.now();
+            const record = (code: number) =>
+              ctx.metrics?.payloadByNumber('client', num, code, (performance.now() - started) / 1000);
             try {
               const r = await requestPayload(host.node, config, peer, num);
+              record(r.ok ? 0 : r.code);
               if (r.ok) {
                 scores.reqRespResult(peer, true);
                 return { block: { payload: r.payload, parentBeaconBlockRoot: r.parentBeaconBlockRoot }, peer };
               }
               // "not found" is an honest answer: no penalty, ask the next peer.
             } catch (err) {
+              record(RESULT_UNKNOWN);
               scores.reqRespResult(peer, false, (err as Error).message);
             }
             exclude.add(peer);
@@ -200,8 +208,11 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
     validator,
     {
       onBlock: (b) => sync.add(b),
-      onValidation: (peer, outcome) =>
-        scores.gossipResult(peer, outcome.result, outcome.result === 'accept' ? undefined : outcome.reason),
+      onValidation: (peer, outcome) => {
+        // go-libp2p-pubsub traces an ignored message as a rejection too (reason "validation ignored").
+        ctx.metrics?.gossipEvent(outcome.result === 'accept' ? 'DELIVER_MESSAGE' : 'REJECT_MESSAGE');
+        scores.gossipResult(peer, outcome.result, outcome.result === 'accept' ? undefined : outcome.reason);
+      },
     },
     { logger },
   );
@@ -211,7 +222,10 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
     const server = new PayloadServer(
       config,
       { unsafeHead: () => unsafeHead()?.number, payloadByNumber: (n) => ctx.engine.payloadByNumber(n) },
-      { logger },
+      {
+        logger,
+        onServed: ctx.metrics && ((num, code, seconds) => ctx.metrics?.payloadByNumber('server', num, code, seconds)),
+      },
     );
     await server.register(host.node);
   }
@@ -261,19 +275,78 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
 
   let poll: NodeJS.Timeout | undefined;
   lifecycle.onStop('unsafe sync', () => clearInterval(poll));
+  const metrics = ctx.metrics;
+  let sampler: NodeJS.Timeout | undefined;
+  lifecycle.onStop('p2p metrics', () => clearInterval(sampler));
+  const sample = (): void => {
+    if (metrics === undefined) return;
+    const conns = host.connections();
+    const peersNow = host.connectedPeers();
+    metrics.setPeerCount(peersNow.length);
+    metrics.setStreamCount(conns.reduce((n, c) => n + c.streams.length, 0));
+    metrics.setQuarantine(sync.pendingCount);
+    // op-node's SetPeerScores: each connected peer's score parts into the peer_scores histogram.
+    for (const p of peersNow)
+      metrics.observePeerScores(peerScoreParts(scores.scoresOf(p, gossip.gossipsubScore(p), gossip.gossipsubParts(p))));
+  };
+  if (metrics !== undefined) {
+    const pubsub = host.node.services.pubsub;
+    pubsub.addEventListener('gossipsub:graft', () => metrics.gossipEvent('GRAFT'));
+    pubsub.addEventListener('gossipsub:prune', () => metrics.gossipEvent('PRUNE'));
+    host.node.addEventListener('peer:connect', () => metrics.gossipEvent('ADD_PEER'));
+    host.node.addEventListener('peer:disconnect', () => metrics.gossipEvent('REMOVE_PEER'));
+    host.node.addEventListener('connection:open', sample);
+    host.node.addEventListener('connection:close', sample);
+  }
   return {
     host,
-    publish: (version, message) => gossip.publish(version, message),
+    publish: (version, message) => {
+      metrics?.gossipEvent('PUBLISH_MESSAGE');
+      gossip.publish(version, message);
+    },
     start: async () => {
       // In the background: an unreachable L1 must not hold up startup (blocks are ignored until it answers).
       void signer.start();
       await host.start();
       gossip.subscribe();
+      for (const _ of gossip.topics()) metrics?.gossipEvent('JOIN');
+      if (metrics !== undefined) {
+        sampler = setInterval(sample, 10_000);
+        sampler.unref();
+      }
       await startDiscovery();
       peers.start();
       // Derivation also moves the unsafe head; pending blocks that now attach are inserted.
       poll = setInterval(() => sync.poke(), 1000);
       poll.unref();
     },
+  };
+}
+
+/** The parts op-node's SetPeerScores observes, from PeerScores.scoresOf's op-node shape. */
+function peerScoreParts(s: Record<string, unknown>): Record<string, number> {
+  const gossip = s.gossip as {
+    total: number;
+    IPColocationFactor: number;
+    behavioralPenalty: number;
+    blocks: {
+      timeInMesh: number;
+      firstMessageDeliveries: number;
+      meshMessageDeliveries: number;
+      invalidMessageDeliveries: number;
+    };
+  };
+  const reqResp = s.reqResp as { validResponses: number; errorResponses: number; rejectedPayloads: number };
+  return {
+    total: gossip.total,
+    ipColocation: gossip.IPColocationFactor,
+    behavioralPenalty: gossip.behavioralPenalty,
+    blocksFirstMessage: gossip.blocks.firstMessageDeliveries,
+    blocksTimeInMesh: gossip.blocks.timeInMesh,
+    blocksMessageDeliveries: gossip.blocks.meshMessageDeliveries,
+    blocksInvalidMessageDeliveries: gossip.blocks.invalidMessageDeliveries,
+    reqRespValidResponses: reqResp.validResponses,
+    reqRespErrorResponses: reqResp.errorResponses,
+    reqRespRejectedPayloads: reqResp.rejectedPayloads,
   };
 }
