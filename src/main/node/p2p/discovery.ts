@@ -222,7 +222,9 @@ export class Discovery {
   #saveDb(): void {
     const dir = this.#opts.dbPath;
     if (dir === undefined) return;
+    // Records built from enode:// URLs carry no signature and would not load again: bootnodes are re-added anyway.
     const nodes = this.table()
+      .filter((e) => e.signature.length > 0)
       .slice(0, MAX_SAVED)
       .map((e) => e.encodeTxt());
     try {
