@@ -2,7 +2,9 @@
 // gossip with validation, request-response server and client, the unsafe-block sync into the engine controller,
 // peer scores and bans, and the opp2p RPC namespace. driver/replica.ts calls setupP2P() once the engine controller
 // and driver exist; the sequencer publishes through the returned `publish`.
+import { lookup } from 'node:dns/promises';
 import { mkdirSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
@@ -111,13 +113,15 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
   const peerstorePath = peerstore === PERSIST_OFF || peerstore === '' ? undefined : peerstore;
   if (peerstorePath !== undefined) mkdirSync(peerstorePath, { recursive: true });
 
+  // --p2p.advertise.ip may be a host name: op-node resolves it once at startup.
+  const advertiseIp = await resolveAdvertiseIp(options.advertiseIp);
   let appScore: (peer: string) => number = () => 0;
   const host = await P2PHost.create(
     {
       privateKey: identity.key,
       listenIp: options.listenIp,
       listenTcp: options.listenTcp,
-      advertiseIp: options.advertiseIp,
+      advertiseIp,
       advertiseTcp: options.advertiseTcp,
       staticPeers: options.staticPeers,
       netrestrict: options.netrestrict,
@@ -252,7 +256,7 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
         chainId: config.l2ChainId,
         listenIp: options.listenIp,
         listenUdp: options.listenUdp || tcpPort,
-        advertiseIp: options.advertiseIp,
+        advertiseIp,
         advertiseUdp: options.advertiseUdp,
         advertiseTcp: options.advertiseTcp || tcpPort,
         bootnodes,
@@ -349,4 +353,13 @@ function peerScoreParts(s: Record<string, unknown>): Record<string, number> {
     reqRespErrorResponses: reqResp.errorResponses,
     reqRespRejectedPayloads: reqResp.rejectedPayloads,
   };
+}
+
+async function resolveAdvertiseIp(value: string | undefined): Promise<string | undefined> {
+  if (value === undefined || value === '' || isIP(value) !== 0) return value || undefined;
+  try {
+    return (await lookup(value)).address;
+  } catch (err) {
+    throw new UsageError(`--p2p.advertise.ip: cannot resolve "${value}": ${(err as Error).message}`);
+  }
 }

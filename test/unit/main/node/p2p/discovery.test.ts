@@ -95,5 +95,16 @@ describe('discv5 discovery on loopback', () => {
     const saved = JSON.parse(readFileSync(join(dbPath, 'nodes.json'), 'utf8')) as { nodes: string[] };
     expect(saved.nodes.length).toBeGreaterThan(0);
     expect(saved.nodes.every((t) => t.startsWith('enr:'))).toBe(true);
+    a.peers.stop();
+    await a.host.stop();
+    nodes.splice(nodes.indexOf(a), 1);
+
+    // Restarted with no bootnodes, a node finds its peers again from the records kept in --p2p.discovery.path.
+    const again = await startNode(CHAIN, [], dbPath);
+    nodes.push(again);
+    expect(again.discovery.table().length).toBeGreaterThan(0);
+    await until('the restarted node reconnected', () =>
+      [boot, b].some((m) => connected(again, m) || connected(m, again)),
+    );
   }, 60_000);
 });
