@@ -1,8 +1,10 @@
 // gossipsub peer scoring for --p2p.scoring (op-node p2p/peer_params.go and topic_params.go): "light" is op-node's
 // LightPeerScoreParams and NewPeerScoreThresholds with the block-time dependent decays (a slot is one block time,
 // an epoch six slots; ScoreDecay(d) = 0.01^(1/(d/slot)) with Go's integer division of durations), "none" turns
-// scoring off as op-node does by not scoring at all. op-node keys the topic parameters to the v1 blocks topic
-// only; tern applies them to every blocks topic (v1 … v4), since blocks since Ecotone travel on v3/v4.
+// scoring off as op-node does by not scoring at all. op-node keys the topic parameters to the v1 blocks topic only,
+// and setup.ts does the same: on a topic without traffic every mesh peer runs a mesh-delivery deficit (about −5
+// per topic at these weights), so scoring all four topics would push honest peers below the −10 gossip threshold.
+// Invalid blocks on any topic still cost a peer through the application score (peerScores.ts, weight 1).
 // Durations are in milliseconds, as @libp2p/gossipsub takes them.
 export type ScoringMode = 'none' | 'light';
 

@@ -26,7 +26,7 @@ import { PeerScores } from './peerScores.js';
 import { PayloadServer, RESULT_UNKNOWN, requestPayload } from './reqResp.js';
 import { registerOpp2pApi } from './rpc.js';
 import { gossipScoring } from './scoreParams.js';
-import { BLOCK_VERSIONS, blocksTopic } from './topics.js';
+import { blocksTopic } from './topics.js';
 import { UnsafeSignerWatcher } from './unsafeSigner.js';
 import { UnsafeSync } from './unsafeSync.js';
 
@@ -128,12 +128,7 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
       peersHi: options.peersHi,
       peerstorePath,
       // The application score comes from PeerScores, created once the host exists.
-      scoring: gossipScoring(
-        options.scoring,
-        config.blockTime,
-        BLOCK_VERSIONS.map((v) => blocksTopic(config.l2ChainId, v)),
-        (p) => appScore(p),
-      ),
+      scoring: gossipScoring(options.scoring, config.blockTime, [blocksTopic(config.l2ChainId, 1)], (p) => appScore(p)),
     },
     { logger, onDial: ctx.metrics?.dial, onAccept: ctx.metrics?.accept },
   );
