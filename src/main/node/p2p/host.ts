@@ -47,6 +47,9 @@ export interface HostDeps {
   /** Each outgoing dial and incoming connection checked by the gater, allowed or not (op-node's p2p_dials/accepts). */
   onDial?: ((allow: boolean) => void) | undefined;
   onAccept?: ((allow: boolean) => void) | undefined;
+  /** A peer ban ended (expired or lifted) / an IP was unblocked (op-node's p2p_peer_unbans, p2p_ip_unbans). */
+  onPeerUnban?: (() => void) | undefined;
+  onIpUnban?: (() => void) | undefined;
 }
 
 /** How often lost static peers are dialled again. */
@@ -86,10 +89,12 @@ export class P2PHost {
   readonly #blockedSubnets = new Set<string>();
   #subnetList: BlockList | undefined;
   #redial: NodeJS.Timeout | undefined;
+  readonly #deps: HostDeps;
 
-  private constructor(node: TernLibp2p, staticPeers: Map<string, Multiaddr>, log: Logger) {
+  private constructor(node: TernLibp2p, staticPeers: Map<string, Multiaddr>, deps: HostDeps, log: Logger) {
     this.node = node;
     this.staticPeers = staticPeers;
+    this.#deps = deps;
     this.#log = log;
   }
 
@@ -156,7 +161,7 @@ export class P2PHost {
       },
       start: false,
     })) as TernLibp2p;
-    host = new P2PHost(node, staticPeers, log);
+    host = new P2PHost(node, staticPeers, deps, log);
     return host;
   }
 
@@ -200,6 +205,7 @@ export class P2PHost {
     if (until === undefined) return false;
     if (until <= Date.now()) {
       this.#banned.delete(peer);
+      this.#deps.onPeerUnban?.();
       return false;
     }
     return true;
@@ -214,7 +220,7 @@ export class P2PHost {
   }
 
   unban(peer: string): void {
-    this.#banned.delete(peer);
+    if (this.#banned.delete(peer)) this.#deps.onPeerUnban?.();
   }
 
   bannedPeers(): string[] {
@@ -233,7 +239,7 @@ export class P2PHost {
   }
 
   unblockAddr(ip: string): void {
-    this.#blockedAddrs.delete(ip);
+    if (this.#blockedAddrs.delete(ip)) this.#deps.onIpUnban?.();
   }
 
   blockedAddrs(): string[] {

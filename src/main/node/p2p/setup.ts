@@ -130,7 +130,13 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
       // The application score comes from PeerScores, created once the host exists.
       scoring: gossipScoring(options.scoring, config.blockTime, [blocksTopic(config.l2ChainId, 1)], (p) => appScore(p)),
     },
-    { logger, onDial: ctx.metrics?.dial, onAccept: ctx.metrics?.accept },
+    {
+      logger,
+      onDial: ctx.metrics?.dial,
+      onAccept: ctx.metrics?.accept,
+      onPeerUnban: ctx.metrics?.peerUnban,
+      onIpUnban: ctx.metrics?.ipUnban,
+    },
   );
   lifecycle.onStop('p2p host', () => host.stop());
 
@@ -277,25 +283,27 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
   const metrics = ctx.metrics;
   let sampler: NodeJS.Timeout | undefined;
   lifecycle.onStop('p2p metrics', () => clearInterval(sampler));
+  const counts = (): void => {
+    metrics?.setPeerCount(host.connectedPeers().length);
+    metrics?.setStreamCount(host.connections().reduce((n, c) => n + c.streams.length, 0));
+  };
   const sample = (): void => {
     if (metrics === undefined) return;
-    const conns = host.connections();
-    const peersNow = host.connectedPeers();
-    metrics.setPeerCount(peersNow.length);
-    metrics.setStreamCount(conns.reduce((n, c) => n + c.streams.length, 0));
+    counts();
     metrics.setQuarantine(sync.pendingCount);
     // op-node's SetPeerScores: each connected peer's score parts into the peer_scores histogram.
-    for (const p of peersNow)
+    for (const p of host.connectedPeers())
       metrics.observePeerScores(peerScoreParts(scores.scoresOf(p, gossip.gossipsubScore(p), gossip.gossipsubParts(p))));
   };
   if (metrics !== undefined) {
     const pubsub = host.node.services.pubsub;
     pubsub.addEventListener('gossipsub:graft', () => metrics.gossipEvent('GRAFT'));
     pubsub.addEventListener('gossipsub:prune', () => metrics.gossipEvent('PRUNE'));
+    // Peers joining and leaving, counted at the libp2p level (go-libp2p-pubsub traces them per pubsub peer).
     host.node.addEventListener('peer:connect', () => metrics.gossipEvent('ADD_PEER'));
     host.node.addEventListener('peer:disconnect', () => metrics.gossipEvent('REMOVE_PEER'));
-    host.node.addEventListener('connection:open', sample);
-    host.node.addEventListener('connection:close', sample);
+    host.node.addEventListener('connection:open', counts);
+    host.node.addEventListener('connection:close', counts);
   }
   return {
     host,

@@ -24,7 +24,13 @@ function samples(text: string): Map<string, number> {
 async function host(metrics: ReturnType<OpNodeMetrics['p2pMetrics']>): Promise<P2PHost> {
   const h = await P2PHost.create(
     { privateKey: randomBytes(32), listenIp: '127.0.0.1', listenTcp: 0, staticPeers: [], netrestrict: [], peersHi: 30 },
-    { logger, onDial: metrics.dial, onAccept: metrics.accept },
+    {
+      logger,
+      onDial: metrics.dial,
+      onAccept: metrics.accept,
+      onPeerUnban: metrics.peerUnban,
+      onIpUnban: metrics.ipUnban,
+    },
   );
   await h.start();
   return h;
@@ -51,6 +57,9 @@ describe("op-node's P2P metrics", () => {
       cm.payloadByNumber('client', 1000n, r.ok ? 0 : r.code, 0.01);
       cm.setPeerCount(b.connectedPeers().length);
       cm.observePeerScores({ total: -3, blocksFirstMessage: 2 });
+      a.blockAddr('10.1.2.3');
+      a.unblockAddr('10.1.2.3');
+      a.unblockAddr('10.1.2.3');
       // The server records after it closed the stream.
       await new Promise((r) => setTimeout(r, 200));
 
@@ -60,6 +69,7 @@ describe("op-node's P2P metrics", () => {
       expect(s.get(`op_node_default_p2p_req_total${served}`)).toBe(1);
       expect(s.get(`op_node_default_p2p_req_duration_seconds_count${served}`)).toBe(1);
       expect(s.get('op_node_default_p2p_payload_by_number{p2p_role="server"}')).toBe(1000);
+      expect(s.get('op_node_default_p2p_ip_unbans')).toBe(1);
 
       const c = samples(await clientReg.prometheusText());
       expect(c.get('op_node_default_p2p_dials{allow="true"}')).toBeGreaterThanOrEqual(1);
