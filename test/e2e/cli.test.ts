@@ -77,9 +77,6 @@ describe('bad values of every kind', () => {
   });
 
   it('refuses flags whose behaviour is not built yet', () => {
-    const r = run('tern-node', ['--p2p.peers.lo=5']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/not supported yet: --p2p\.peers\.lo/);
     const i = run('tern-exec', ['--usb']);
     expect(i.code).toBe(2);
     expect(i.stderr).toMatch(/not supported yet: --usb/);

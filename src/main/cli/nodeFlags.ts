@@ -38,10 +38,10 @@ function items(value: FlagValue): string[] {
   return Array.isArray(value) ? value.map(String) : [];
 }
 
-/** Each base64 node record of --p2p.bootnodes starts with `enr:`. */
+/** Each --p2p.bootnodes entry is a base64 node record (`enr:`) or, as op-node also accepts, an `enode://` URL. */
 function checkEnrList(value: FlagValue): string | undefined {
-  const bad = items(value).find((item) => !item.startsWith('enr:'));
-  return bad === undefined ? undefined : `"${bad}" is not a node record (ENRs start with "enr:")`;
+  const bad = items(value).find((item) => !item.startsWith('enr:') && !item.startsWith('enode://'));
+  return bad === undefined ? undefined : `"${bad}" is not a node record (ENRs start with "enr:") or an enode:// URL`;
 }
 
 /** Each --p2p.static entry is a multiaddr with the peer ID, e.g. /ip4/1.2.3.4/tcp/9222/p2p/16Uiu2…. */
@@ -448,7 +448,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 0,
     help: 'Advertised UDP port, a fallback if Discv5 does not determine it; 0 means the value of --p2p.listen.udp.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.ban.duration',
@@ -479,7 +479,7 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'list',
     help: 'Comma-separated base64 node records (ENRs) of bootnodes for starting discovery.',
     category: P2P,
-    implemented: false,
+    implemented: true,
     check: checkEnrList,
   },
   {
@@ -496,7 +496,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'consensus_discovery_db',
     help: 'Database of discovered node records; `memory` never persists.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.gossip.timestamp.threshold',
@@ -528,7 +528,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 0,
     help: 'UDP port for Discv5; 0 means the same as the TCP port.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.nat',
@@ -559,7 +559,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 30_000,
     help: 'Grace period to keep a newly connected peer that is not misbehaving.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.peers.hi',
@@ -575,7 +575,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 20,
     help: 'Low-tide peer count: active search for peers below this.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.peerstore.path',
@@ -600,7 +600,7 @@ const FLAGS: readonly FlagSpec[] = [
     default: 'light',
     help: 'Peer scoring strategy.',
     category: P2P,
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'p2p.sequencer.key',

@@ -28,6 +28,23 @@ export interface BlockRef {
   hash?: Uint8Array;
 }
 
+/** op-node's P2P metrics as the P2P stack records them. */
+export interface P2PMetrics {
+  setPeerCount(n: number): void;
+  setStreamCount(n: number): void;
+  /** A gossipsub trace event type, as op-node names them (DELIVER_MESSAGE, REJECT_MESSAGE, GRAFT …). */
+  gossipEvent(type: string): void;
+  /** One connected peer's score parts (total, ipColocation, blocksFirstMessage, reqRespValidResponses …). */
+  observePeerScores(parts: Record<string, number>): void;
+  setBandwidth(inBytes: number, outBytes: number): void;
+  peerUnban(): void;
+  ipUnban(): void;
+  dial(allow: boolean): void;
+  accept(allow: boolean): void;
+  payloadByNumber(role: 'client' | 'server', num: bigint, resultCode: number, seconds: number): void;
+  setQuarantine(n: number): void;
+}
+
 export class OpNodeMetrics {
   readonly refsNumber: Gauge<'layer' | 'type'>;
   readonly refsTime: Gauge<'layer' | 'type'>;
@@ -50,6 +67,16 @@ export class OpNodeMetrics {
   readonly peerCount: Gauge;
   readonly streamCount: Gauge;
   readonly gossipEvents: Counter<'type'>;
+  readonly peerScores: Histogram<'type'>;
+  readonly bandwidthTotal: Gauge<'direction'>;
+  readonly peerUnbans: Counter;
+  readonly ipUnbans: Counter;
+  readonly dials: Counter<'allow'>;
+  readonly accepts: Counter<'allow'>;
+  readonly p2pReqDuration: Histogram<'p2p_role' | 'p2p_method' | 'result_code'>;
+  readonly p2pReqTotal: Counter<'p2p_role' | 'p2p_method' | 'result_code'>;
+  readonly p2pPayloadByNumber: Gauge<'p2p_role'>;
+  readonly payloadsQuarantine: Gauge;
   readonly sequencerBuildingDiff: Histogram;
   readonly sequencerSealing: Histogram;
   readonly unsafePayloadsBufferLen: Gauge;
@@ -134,6 +161,48 @@ export class OpNodeMetrics {
       name: 'p2p_gossip_events_total',
       help: 'Count of gossip events by type',
       labelNames: ['type'],
+    });
+    this.peerScores = f.histogram({
+      name: 'peer_scores',
+      help: 'Histogram of currently connected peer scores',
+      buckets: [-100, -40, -20, -10, -5, -2, -1, -0.5, -0.05, 0, 0.05, 0.5, 1, 2, 5, 10, 20, 40],
+      labelNames: ['type'],
+    });
+    this.bandwidthTotal = f.gauge({
+      name: 'p2p_bandwidth_bytes_total',
+      help: 'P2P bandwidth by direction',
+      labelNames: ['direction'],
+    });
+    this.peerUnbans = f.counter({ name: 'p2p_peer_unbans', help: 'Count of peer unbans' });
+    this.ipUnbans = f.counter({ name: 'p2p_ip_unbans', help: 'Count of IP unbans' });
+    this.dials = f.counter({
+      name: 'p2p_dials',
+      help: 'Count of outgoing dial attempts, with label to filter to allowed attempts',
+      labelNames: ['allow'],
+    });
+    this.accepts = f.counter({
+      name: 'p2p_accepts',
+      help: 'Count of incoming dial attempts to accept, with label to filter to allowed attempts',
+      labelNames: ['allow'],
+    });
+    this.p2pReqDuration = f.histogram({
+      name: 'p2p_req_duration_seconds',
+      help: 'Duration of P2P requests',
+      labelNames: ['p2p_role', 'p2p_method', 'result_code'],
+    });
+    this.p2pReqTotal = f.counter({
+      name: 'p2p_req_total',
+      help: 'Number of P2P requests',
+      labelNames: ['p2p_role', 'p2p_method', 'result_code'],
+    });
+    this.p2pPayloadByNumber = f.gauge({
+      name: 'p2p_payload_by_number',
+      help: 'Payload by number requests',
+      labelNames: ['p2p_role'],
+    });
+    this.payloadsQuarantine = f.gauge({
+      name: 'p2p_payloads_quarantine_total',
+      help: 'number of unverified execution payloads buffered in quarantine',
     });
     this.sequencerBuildingDiff = f.histogram({
       name: 'sequencer_building_diff_seconds',
@@ -222,6 +291,35 @@ export class OpNodeMetrics {
     return (err?: unknown) => {
       end();
       this.rpcClientResponses.inc({ method, error: rpcErrorLabel(err) });
+    };
+  }
+
+  /** What the P2P stack records (node/p2p/setup.ts): op-node's p2p metrics. */
+  p2pMetrics(): P2PMetrics {
+    return {
+      setPeerCount: (n) => this.peerCount.set(n),
+      setStreamCount: (n) => this.streamCount.set(n),
+      gossipEvent: (type) => this.gossipEvents.inc({ type }),
+      observePeerScores: (parts) => {
+        for (const [type, value] of Object.entries(parts)) this.peerScores.observe({ type }, value);
+      },
+      setBandwidth: (inBytes, outBytes) => {
+        this.bandwidthTotal.set({ direction: 'in' }, inBytes);
+        this.bandwidthTotal.set({ direction: 'out' }, outBytes);
+      },
+      peerUnban: () => this.peerUnbans.inc(),
+      ipUnban: () => this.ipUnbans.inc(),
+      dial: (allow) => this.dials.inc({ allow: String(allow) }),
+      accept: (allow) => this.accepts.inc({ allow: String(allow) }),
+      payloadByNumber: (role, num, resultCode, seconds) => {
+        // op-node folds client codes above 4 into 5.
+        const code = String(role === 'client' && resultCode > 4 ? 5 : resultCode);
+        const labels = { p2p_role: role, p2p_method: 'payload_by_number', result_code: code };
+        this.p2pReqTotal.inc(labels);
+        this.p2pReqDuration.observe(labels, seconds);
+        this.p2pPayloadByNumber.set({ p2p_role: role }, Number(num));
+      },
+      setQuarantine: (n) => this.payloadsQuarantine.set(n),
     };
   }
 

@@ -378,6 +378,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     controller,
     driver,
     registry,
+    metrics: metrics?.p2pMetrics(),
   });
   // Sequencer mode, signing, conductor and the admin namespace (sequencer/setup.ts).
   const sequencing = await setupSequencing({

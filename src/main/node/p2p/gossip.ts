@@ -37,6 +37,28 @@ export interface GossipStats {
   publishDropped: number;
 }
 
+export interface GossipsubParts {
+  timeInMesh: number;
+  firstMessageDeliveries: number;
+  meshMessageDeliveries: number;
+  invalidMessageDeliveries: number;
+  behavioralPenalty: number;
+}
+
+interface PeerStatsLike {
+  behaviourPenalty: number;
+  topics: Record<
+    string,
+    {
+      inMesh: boolean;
+      meshTime: number;
+      firstMessageDeliveries: number;
+      meshMessageDeliveries: number;
+      invalidMessageDeliveries: number;
+    }
+  >;
+}
+
 export class BlockGossip {
   readonly #cfg: RollupConfig;
   readonly #node: TernLibp2p;
@@ -136,6 +158,38 @@ export class BlockGossip {
     } finally {
       this.#draining = false;
     }
+  }
+
+  /** The peer's gossipsub score (0 with --p2p.scoring=none). */
+  gossipsubScore(peer: string): number {
+    return (this.#node.services.pubsub as unknown as { getScore(p: string): number }).getScore(peer);
+  }
+
+  /**
+   * The peer's gossipsub score parts on the blocks topics (summed over the four versions; time in mesh in seconds,
+   * the longest), as op-node's PeerScores snapshot shows them; undefined when gossipsub keeps no stats for it.
+   */
+  gossipsubParts(peer: string): GossipsubParts | undefined {
+    const score = (this.#node.services.pubsub as unknown as { score?: { peerStats?: Map<string, PeerStatsLike> } })
+      .score;
+    const stats = score?.peerStats?.get(peer);
+    if (stats === undefined) return undefined;
+    const parts: GossipsubParts = {
+      timeInMesh: 0,
+      firstMessageDeliveries: 0,
+      meshMessageDeliveries: 0,
+      invalidMessageDeliveries: 0,
+      behavioralPenalty: stats.behaviourPenalty,
+    };
+    for (const t of this.topics()) {
+      const ts = stats.topics[t];
+      if (ts === undefined) continue;
+      parts.timeInMesh = Math.max(parts.timeInMesh, ts.inMesh ? ts.meshTime / 1000 : 0);
+      parts.firstMessageDeliveries += ts.firstMessageDeliveries;
+      parts.meshMessageDeliveries += ts.meshMessageDeliveries;
+      parts.invalidMessageDeliveries += ts.invalidMessageDeliveries;
+    }
+    return parts;
   }
 
   /** Peers subscribed to any blocks topic. */

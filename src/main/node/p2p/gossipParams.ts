@@ -13,8 +13,10 @@ type GossipsubInit = NonNullable<Parameters<typeof gossipsub>[0]>;
 /** A gossipsub frame holds one message plus protobuf framing and control data. */
 export const MAX_GOSSIP_FRAME = MAX_GOSSIP_SIZE + 64 * 1024;
 
-export function gossipOptions(): GossipsubInit {
+/** The gossipsub options; `scoring` from scoreParams.ts (--p2p.scoring), gossipsub's defaults without it. */
+export function gossipOptions(scoring?: Pick<GossipsubInit, 'scoreParams' | 'scoreThresholds'>): GossipsubInit {
   return {
+    ...scoring,
     globalSignaturePolicy: 'StrictNoSign',
     fallbackToFloodsub: false,
     floodPublish: false,

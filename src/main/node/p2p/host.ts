@@ -34,14 +34,22 @@ export interface HostOptions {
   staticPeers: readonly string[];
   /** CIDR masks (--p2p.netrestrict); empty: every network. */
   netrestrict: readonly string[];
-  /** --p2p.peers.hi: connections above this are refused. */
+  /** --p2p.peers.hi: connections are refused above twice this (the peer manager prunes above it). */
   peersHi: number;
+  /** gossipsub peer scoring (scoreParams.ts gossipScoring, from --p2p.scoring). */
+  scoring?: Parameters<typeof gossipOptions>[0];
   /** Directory of the persistent peerstore, or undefined for memory only (--p2p.peerstore.path=memory). */
   peerstorePath?: string | undefined;
 }
 
 export interface HostDeps {
   logger: Logger;
+  /** Each outgoing dial and incoming connection checked by the gater, allowed or not (op-node's p2p_dials/accepts). */
+  onDial?: ((allow: boolean) => void) | undefined;
+  onAccept?: ((allow: boolean) => void) | undefined;
+  /** A peer ban ended (expired or lifted) / an IP was unblocked (op-node's p2p_peer_unbans, p2p_ip_unbans). */
+  onPeerUnban?: (() => void) | undefined;
+  onIpUnban?: (() => void) | undefined;
 }
 
 /** How often lost static peers are dialled again. */
@@ -81,10 +89,12 @@ export class P2PHost {
   readonly #blockedSubnets = new Set<string>();
   #subnetList: BlockList | undefined;
   #redial: NodeJS.Timeout | undefined;
+  readonly #deps: HostDeps;
 
-  private constructor(node: TernLibp2p, staticPeers: Map<string, Multiaddr>, log: Logger) {
+  private constructor(node: TernLibp2p, staticPeers: Map<string, Multiaddr>, deps: HostDeps, log: Logger) {
     this.node = node;
     this.staticPeers = staticPeers;
+    this.#deps = deps;
     this.#log = log;
   }
 
@@ -127,22 +137,31 @@ export class P2PHost {
       connectionEncrypters: [noise()],
       streamMuxers: [yamux(), mplex()],
       ...(opts.peerstorePath === undefined ? {} : { datastore: new FsDatastore(opts.peerstorePath) }),
-      connectionManager: { maxConnections: Math.max(1, opts.peersHi) },
+      // Room above the high tide: the peer manager prunes back to the low tide (op-node's connmgr does the same).
+      connectionManager: { maxConnections: Math.max(1, opts.peersHi) * 2 },
       connectionGater: {
         denyDialPeer: (id: PeerId) => !isStatic(id.toString()) && (host?.isBanned(id.toString()) ?? false),
-        denyDialMultiaddr: (ma: Multiaddr) => addrDenied(ma),
-        denyInboundConnection: (conn: { remoteAddr: Multiaddr }) => addrDenied(conn.remoteAddr),
+        denyDialMultiaddr: (ma: Multiaddr) => {
+          const denied = addrDenied(ma);
+          deps.onDial?.(!denied);
+          return denied;
+        },
+        denyInboundConnection: (conn: { remoteAddr: Multiaddr }) => {
+          const denied = addrDenied(conn.remoteAddr);
+          deps.onAccept?.(!denied);
+          return denied;
+        },
         denyInboundEncryptedConnection: (id: PeerId) =>
           !isStatic(id.toString()) && (host?.isBanned(id.toString()) ?? false),
       },
       services: {
         identify: identify(),
         ping: ping(),
-        pubsub: gossipsub(gossipOptions()),
+        pubsub: gossipsub(gossipOptions(opts.scoring)),
       },
       start: false,
     })) as TernLibp2p;
-    host = new P2PHost(node, staticPeers, log);
+    host = new P2PHost(node, staticPeers, deps, log);
     return host;
   }
 
@@ -186,6 +205,7 @@ export class P2PHost {
     if (until === undefined) return false;
     if (until <= Date.now()) {
       this.#banned.delete(peer);
+      this.#deps.onPeerUnban?.();
       return false;
     }
     return true;
@@ -200,7 +220,7 @@ export class P2PHost {
   }
 
   unban(peer: string): void {
-    this.#banned.delete(peer);
+    if (this.#banned.delete(peer)) this.#deps.onPeerUnban?.();
   }
 
   bannedPeers(): string[] {
@@ -219,7 +239,7 @@ export class P2PHost {
   }
 
   unblockAddr(ip: string): void {
-    this.#blockedAddrs.delete(ip);
+    if (this.#blockedAddrs.delete(ip)) this.#deps.onIpUnban?.();
   }
 
   blockedAddrs(): string[] {
@@ -264,5 +284,35 @@ export class P2PHost {
 
   connections(): Connection[] {
     return this.node.getConnections();
+  }
+
+  get selfId(): string {
+    return this.peerId;
+  }
+
+  /** The distinct peers with an open connection. */
+  connectedPeers(): string[] {
+    return [...new Set(this.node.getConnections().map((c) => c.remotePeer.toString()))];
+  }
+
+  async dial(peer: PeerId, addr: Multiaddr): Promise<void> {
+    await this.node.dial(addr.encapsulate(`/p2p/${peer.toString()}`));
+  }
+
+  async hangUp(peer: string): Promise<void> {
+    await this.node.hangUp(peerIdFromString(peer));
+  }
+
+  onConnect(listener: (peer: string) => void): void {
+    this.node.addEventListener('peer:connect', (e) => listener(e.detail.toString()));
+  }
+
+  /** The TCP port libp2p listens on (the bound port when --p2p.listen.tcp is 0). */
+  tcpPort(): number | undefined {
+    for (const ma of this.node.getMultiaddrs()) {
+      const port = ma.getComponents().find((c) => c.name === 'tcp')?.value;
+      if (port !== undefined) return Number(port);
+    }
+    return undefined;
   }
 }

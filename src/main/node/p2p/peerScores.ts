@@ -4,6 +4,8 @@
 // REQRESP_PENALTY; penalties decay by DECAY per minute, so a peer recovers from an accident, and one that keeps
 // sending garbage crosses --p2p.ban.threshold (−100) and is banned for --p2p.ban.duration. Static peers are never
 // banned; their score still shows.
+import type { GossipsubParts } from './gossip.js';
+
 export const REJECT_PENALTY = -20;
 export const REQRESP_PENALTY = -5;
 const DECAY_PER_MINUTE = 0.9;
@@ -108,19 +110,20 @@ export class PeerScores {
   }
 
   /** op-node's PeerScores shape plus the parts tern's app score is made of. */
-  scoresOf(peer: string, gossipsubScore: number): Record<string, unknown> {
+  scoresOf(peer: string, gossipsubScore: number, parts?: GossipsubParts): Record<string, unknown> {
     const r = this.#peers.has(peer) ? this.#get(peer) : undefined;
     return {
       gossip: {
         total: gossipsubScore,
+        // gossipsub's own counters when it keeps stats for the peer, else what tern's validator saw.
         blocks: {
-          timeInMesh: 0,
-          firstMessageDeliveries: r?.accepted ?? 0,
-          meshMessageDeliveries: 0,
-          invalidMessageDeliveries: r?.rejected ?? 0,
+          timeInMesh: parts?.timeInMesh ?? 0,
+          firstMessageDeliveries: parts?.firstMessageDeliveries ?? r?.accepted ?? 0,
+          meshMessageDeliveries: parts?.meshMessageDeliveries ?? 0,
+          invalidMessageDeliveries: parts?.invalidMessageDeliveries ?? r?.rejected ?? 0,
         },
         IPColocationFactor: 0,
-        behavioralPenalty: 0,
+        behavioralPenalty: parts?.behavioralPenalty ?? 0,
         ignored: r?.ignored ?? 0,
         lastRejectReason: r?.lastReject ?? null,
       },

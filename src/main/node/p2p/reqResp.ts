@@ -139,6 +139,12 @@ export interface ReqRespStats {
   invalid: number;
 }
 
+export interface PayloadServerDeps {
+  logger: Logger;
+  /** Each answered request: the block asked for, the result code sent and the seconds it took (metrics). */
+  onServed?: ((num: bigint, resultCode: number, seconds: number) => void) | undefined;
+}
+
 /** Serves payload_by_number on `node`. */
 export class PayloadServer {
   readonly #cfg: RollupConfig;
@@ -147,11 +153,13 @@ export class PayloadServer {
   readonly #global = new TokenBucket(20, 40);
   readonly #perPeer = new Map<string, TokenBucket>();
   readonly stats: ReqRespStats = { served: 0, notFound: 0, invalid: 0 };
+  readonly #onServed: PayloadServerDeps['onServed'];
 
-  constructor(cfg: RollupConfig, source: ServerSource, deps: { logger: Logger }) {
+  constructor(cfg: RollupConfig, source: ServerSource, deps: PayloadServerDeps) {
     this.#cfg = cfg;
     this.#source = source;
     this.#log = deps.logger.child('reqresp');
+    this.#onServed = deps.onServed;
   }
 
   async register(node: TernLibp2p): Promise<void> {
@@ -165,8 +173,19 @@ export class PayloadServer {
       const wait = Math.max(this.#bucket(peer).take(), this.#global.take());
       if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, REQUEST_TIMEOUT_MS)));
       const req = await withTimeout(readRequest(stream), REQUEST_TIMEOUT_MS);
-      stream.send(await this.answer(req));
+      const started = performance.now();
+      const res = await this.answer(req);
+      stream.send(res);
       await stream.close();
+      if (this.#onServed !== undefined) {
+        let num = 0n;
+        try {
+          num = decodeRequest(req);
+        } catch {
+          // An invalid request is reported as block 0.
+        }
+        this.#onServed(num, res[0] ?? RESULT_UNKNOWN, (performance.now() - started) / 1000);
+      }
     } catch (err) {
       this.#log.debug('payload_by_number stream failed', { peer, err: (err as Error).message });
       stream.abort(err as Error);

@@ -18,13 +18,16 @@ export interface Opp2pDeps {
   scores: PeerScores;
   /** Ban length for opp2p_blockPeer (--p2p.ban.duration). */
   banDurationMs: number;
+  /** The discv5 routing table as `enr:` records (empty with --p2p.no-discovery). */
+  discoveryTable(): string[];
+  /** This node's record, when discovery runs. */
+  localEnr(): string | undefined;
 }
 
 function peerInfo(deps: Opp2pDeps, id: string): Record<string, unknown> {
   const { host } = deps;
   const pid = peerIdFromString(id);
   const conns = host.node.getConnections(pid);
-  const pubsub = host.node.services.pubsub;
   const topicPeers = new Set(deps.gossip.topicPeers());
   return {
     peerID: id,
@@ -40,7 +43,7 @@ function peerInfo(deps: Opp2pDeps, id: string): Record<string, unknown> {
     chainID: Number(deps.config.l2ChainId),
     latency: 0,
     gossipBlocks: topicPeers.has(id),
-    peerScores: deps.scores.scoresOf(id, (pubsub as unknown as { getScore(p: string): number }).getScore(id)),
+    peerScores: deps.scores.scoresOf(id, deps.gossip.gossipsubScore(id), deps.gossip.gossipsubParts(id)),
   };
 }
 
@@ -59,7 +62,12 @@ export function registerOpp2pApi(registry: RpcRegistry, deps: Opp2pDeps): void {
     self: m((params) => {
       checkArity(params, 0);
       const info = peerInfo(deps, host.peerId);
-      return { ...info, addresses: host.node.getMultiaddrs().map(String), connectedness: 0 };
+      return {
+        ...info,
+        ENR: deps.localEnr() ?? '',
+        addresses: host.node.getMultiaddrs().map(String),
+        connectedness: 0,
+      };
     }),
     peers: m((params) => {
       checkArity(params, 1);
@@ -82,7 +90,7 @@ export function registerOpp2pApi(registry: RpcRegistry, deps: Opp2pDeps): void {
       const [v1, v2, v3, v4] = deps.gossip.topics().map((t) => pubsub.getSubscribers(t).length);
       return {
         connected: new Set(host.connections().map((c) => c.remotePeer.toString())).size,
-        table: 0,
+        table: deps.discoveryTable().length,
         blocksTopic: v1,
         blocksTopicV2: v2,
         blocksTopicV3: v3,
@@ -93,8 +101,7 @@ export function registerOpp2pApi(registry: RpcRegistry, deps: Opp2pDeps): void {
     }),
     discoveryTable: m((params) => {
       checkArity(params, 0);
-      // Discovery (discv5) is not built: the table is empty.
-      return [];
+      return deps.discoveryTable();
     }),
     blockPeer: m(async (params) => {
       checkArity(params, 1);

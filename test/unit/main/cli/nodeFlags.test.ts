@@ -115,7 +115,9 @@ describe('NODE_PROGRAM', () => {
   it('validates list items of bootnodes and static peers, and a single beacon header', () => {
     const boot = byName.get('p2p.bootnodes') as FlagSpec;
     expect(() => parseValue(boot, 'enr:-abc,enr:-def')).not.toThrow();
-    expect(() => parseValue(boot, 'enode://abc@1.2.3.4:30303')).toThrow();
+    // op-node also takes enode:// URLs (its default list mixes both).
+    expect(() => parseValue(boot, 'enode://abc@1.2.3.4:30303')).not.toThrow();
+    expect(() => parseValue(boot, 'http://1.2.3.4:30303')).toThrow();
     const stat = byName.get('p2p.static') as FlagSpec;
     expect(() => parseValue(stat, '/ip4/1.2.3.4/tcp/9222/p2p/16Uiu2HAm')).not.toThrow();
     expect(() => parseValue(stat, '/ip4/1.2.3.4/tcp/9222')).toThrow();
