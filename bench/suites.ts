@@ -2,6 +2,7 @@
 import { blobsSuite } from './blobs.js';
 import { callsSuite } from './calls.js';
 import { derivationSuite } from './derivation.js';
+import { engineSuite } from './engine/run.js';
 import { graphqlSuite } from './graphql.js';
 import { keccakSuite } from './keccak.js';
 import { loggerSuite } from './logger.js';
@@ -22,4 +23,5 @@ export const SUITES: BenchSuite[] = [
   prunerSuite,
   graphqlSuite,
   callsSuite,
+  engineSuite,
 ];
