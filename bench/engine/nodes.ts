@@ -2,7 +2,8 @@
 // HTTP+JWT and the user RPC over HTTP, on free ports read back from its log), and the same node started in this
 // process from the same command line (runNode), whose EngineApi is called directly.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXEC_PROGRAM } from '../../src/main/cli/execFlags.js';
 import { execOptions } from '../../src/main/cli/execOptions.js';
@@ -11,7 +12,8 @@ import { Lifecycle } from '../../src/main/common/lifecycle.js';
 import { createLogger } from '../../src/main/common/logger/index.js';
 import { RpcClient } from '../../src/main/common/rpc/client.js';
 import { runNode } from '../../src/main/exec/node.js';
-import { repoRoot } from '../import/params.js';
+import { type ChainFiles, type ChainMeta, repoRoot } from '../import/params.js';
+import { initDatadir } from '../import/tern.js';
 import { type EngineSink, httpEngineSink, inProcessEngineSink } from './feeder.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -121,4 +123,25 @@ export async function startInProcess(datadir: string): Promise<RunningNode> {
   const lifecycle = new Lifecycle(log.logger);
   const node = await runNode({ options: execOptions(settings), log, lifecycle });
   return { engine: inProcessEngineSink(node.engine), stop: () => lifecycle.stop('benchmark done') };
+}
+
+/** Runs `body` on a node started on a fresh, initialised datadir; removes the datadir afterwards. */
+export async function withNode<T>(
+  files: ChainFiles,
+  meta: ChainMeta,
+  start: (datadir: string) => Promise<RunningNode>,
+  body: (node: RunningNode) => Promise<T>,
+): Promise<T> {
+  const datadir = mkdtempSync(join(tmpdir(), 'tern-bench-engine-'));
+  try {
+    await initDatadir(files, meta, datadir);
+    const node = await start(datadir);
+    try {
+      return await body(node);
+    } finally {
+      await node.stop();
+    }
+  } finally {
+    rmSync(datadir, { recursive: true, force: true });
+  }
 }

@@ -3,9 +3,7 @@
 // this process, beside `tern-exec import` and the tuned @ethereumjs/vm baseline of the same chain in the same run.
 // While the HTTP import runs, a probe measures eth_getBalance and eth_call latency on the node's user RPC; after
 // it, on the idle node, 8 eth_calls of a compute-heavy view function sent at once against one at a time.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseGenesis } from '../../src/main/exec/chain/genesis.js';
 import { HEAVY, parallelCallRows } from '../calls.js';
 import type { ChainFiles, ChainMeta } from '../import/params.js';
@@ -19,11 +17,11 @@ import {
   prepareChain,
   runChildMode,
 } from '../import/session.js';
-import { type ImportFigures, initDatadir, runTernImport } from '../import/tern.js';
+import { type ImportFigures, runTernImport } from '../import/tern.js';
 import { latencyNote } from '../latency.js';
 import type { BenchRow, BenchSuite } from '../suite.js';
 import { type FeedFigures, feedPayloads, type PayloadCall, payloadsOf } from './feeder.js';
-import { type RunningNode, spawnTernExec, startInProcess } from './nodes.js';
+import { spawnTernExec, startInProcess, withNode } from './nodes.js';
 import { type ProbeFigures, startProbe } from './probe.js';
 
 export interface WorkloadResult {
@@ -35,27 +33,6 @@ export interface WorkloadResult {
   readonly probe: ProbeFigures;
   /** The concurrency rows: one at a time, then all at once. */
   readonly parallel: BenchRow[];
-}
-
-/** Runs `body` on a node started on a fresh, initialised datadir; removes the datadir afterwards. */
-async function withNode<T>(
-  files: ChainFiles,
-  meta: ChainMeta,
-  start: (datadir: string) => Promise<RunningNode>,
-  body: (node: RunningNode) => Promise<T>,
-): Promise<T> {
-  const datadir = mkdtempSync(join(tmpdir(), 'tern-bench-engine-'));
-  try {
-    await initDatadir(files, meta, datadir);
-    const node = await start(datadir);
-    try {
-      return await body(node);
-    } finally {
-      await node.stop();
-    }
-  } finally {
-    rmSync(datadir, { recursive: true, force: true });
-  }
 }
 
 function checkHead(fed: FeedFigures, meta: ChainMeta): void {
