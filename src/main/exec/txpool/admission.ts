@@ -1,0 +1,103 @@
+// The CPU-heavy checks of tx-pool admission: sender recovery (secp256k1, ~65 µs a signature) and the KZG proofs of
+// blob sidecars (~2 ms a blob). They run before a transaction joins the pool's serial admission, on the worker
+// pools in a node: a batch of signatures at or above `minPooledSenders` goes to the sender pool (below it the
+// round trip and packing on this thread cost more than recovering here), and every sidecar's proofs go to the
+// blob pool. Cell-proof sidecars (version 1) are checked inline by sidecar.ts.
+import type * as blobTasks from '../../../workers/blobs.js';
+import type { PoolLogger, TaskMapOf, WorkerPool } from '../../pool/interface.js';
+import { PiscinaPool } from '../../pool/piscina.js';
+import { BlobStatus, BYTES_PER_COMMITMENT, BYTES_PER_PROOF, type PackedBlobs } from '../../protocol/blob/blobCheck.js';
+import { InlineSenderRecovery } from '../senders/inline.js';
+import type { SenderRecovery, SenderResult } from '../senders/interface.js';
+import { PooledSenderRecovery } from '../senders/pooled.js';
+import { BLOB_SIZE, type BlobSidecar, verifySidecarProofs, versionedHash } from './sidecar.js';
+
+export interface AdmissionChecks {
+  /** Senders of transactions in consensus encoding, in order. */
+  senders(raws: readonly Uint8Array[]): Promise<SenderResult[]>;
+  /**
+   * Whether a version-0 sidecar's blob proofs verify; the caller checked its shape (counts, sizes, hashes). Throws
+   * with the library's message when c-kzg refuses the input.
+   */
+  blobProofs(s: BlobSidecar): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const inlineSenders = new InlineSenderRecovery();
+
+/** Every check on the calling thread (tests, tools, a node without pools). */
+export const inlineAdmission: AdmissionChecks = {
+  senders: (raws) => inlineSenders.recover(raws),
+  blobProofs: async (s) => verifySidecarProofs(s),
+  close: async () => {},
+};
+
+/**
+ * Signatures recovered here rather than on the pool below this count: bench/admission.ts measures one recovery
+ * at ~65 µs here against ~110 µs on the pool (round trip, packing, the reply), and the pool wins from a few
+ * signatures up, when the chunks run on every thread at once.
+ */
+export const MIN_POOLED_SENDERS = 4;
+
+type BlobTasks = TaskMapOf<typeof blobTasks>;
+
+export interface PooledAdmissionOptions {
+  /** Threads of each pool; default os.availableParallelism(). */
+  threads?: number;
+  minPooledSenders?: number;
+}
+
+export class PooledAdmission implements AdmissionChecks {
+  readonly #senders: SenderRecovery;
+  readonly #blobs: WorkerPool<BlobTasks>;
+  readonly #min: number;
+
+  constructor(
+    opts: PooledAdmissionOptions = {},
+    deps: { logger?: PoolLogger; senders?: SenderRecovery; blobs?: WorkerPool<BlobTasks> } = {},
+  ) {
+    const poolOpts = opts.threads === undefined ? {} : { threads: opts.threads };
+    this.#senders = deps.senders ?? new PooledSenderRecovery(poolOpts, deps);
+    this.#blobs = deps.blobs ?? new PiscinaPool<BlobTasks>('blobs', poolOpts, deps);
+    this.#min = opts.minPooledSenders ?? MIN_POOLED_SENDERS;
+  }
+
+  senders(raws: readonly Uint8Array[]): Promise<SenderResult[]> {
+    return raws.length < this.#min ? inlineSenders.recover(raws) : this.#senders.recover(raws);
+  }
+
+  async blobProofs(s: BlobSidecar): Promise<boolean> {
+    const packed = packSidecar(s);
+    const { status } = await this.#blobs.run('verifyBlobs', packed, {
+      transfer: [packed.blobs.buffer as ArrayBuffer, packed.proofs.buffer as ArrayBuffer],
+    });
+    if (status.some((v) => v === BlobStatus.malformed)) throw new Error('c-kzg refused a blob, commitment or proof');
+    return status.every((v) => v === BlobStatus.ok);
+  }
+
+  async close(): Promise<void> {
+    await this.#senders.close();
+    await this.#blobs.close();
+  }
+}
+
+/** A version-0 sidecar as the blob task's packed input; every blob comes with its commitment and proof. */
+function packSidecar(s: BlobSidecar): PackedBlobs {
+  const count = s.blobs.length;
+  const p: PackedBlobs = {
+    count,
+    blobs: new Uint8Array(count * BLOB_SIZE),
+    versionedHashes: new Uint8Array(count * 32),
+    hasProof: new Uint8Array(count).fill(1),
+    commitments: new Uint8Array(count * BYTES_PER_COMMITMENT),
+    proofs: new Uint8Array(count * BYTES_PER_PROOF),
+  };
+  for (let i = 0; i < count; i++) {
+    p.blobs.set(s.blobs[i] as Uint8Array, i * BLOB_SIZE);
+    p.commitments.set(s.commitments[i] as Uint8Array, i * BYTES_PER_COMMITMENT);
+    // The commitments' own hashes: the caller compared them with the transaction's already.
+    p.versionedHashes.set(versionedHash(s.commitments[i] as Uint8Array), i * 32);
+    p.proofs.set(s.proofs[i] as Uint8Array, i * BYTES_PER_PROOF);
+  }
+  return p;
+}
