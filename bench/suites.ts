@@ -1,4 +1,5 @@
 // The list of benchmark suites `npm run bench` knows. Each suite lives in its own file.
+import { admissionSuite } from './admission.js';
 import { blobsSuite } from './blobs.js';
 import { callsSuite } from './calls.js';
 import { derivationSuite } from './derivation.js';
@@ -23,5 +24,6 @@ export const SUITES: BenchSuite[] = [
   prunerSuite,
   graphqlSuite,
   callsSuite,
+  admissionSuite,
   engineSuite,
 ];

@@ -1,7 +1,7 @@
 // The CPU-heavy checks of tx-pool admission: sender recovery (secp256k1, ~65 µs a signature) and the KZG proofs of
 // blob sidecars (~2 ms a blob). They run before a transaction joins the pool's serial admission, on the worker
-// pools in a node: a batch of signatures at or above `minPooledSenders` goes to the sender pool (below it the
-// round trip and packing on this thread cost more than recovering here), and every sidecar's proofs go to the
+// pools in a node: a batch of signatures at or above `minPooledSenders` goes to the sender pool (a single one is
+// answered sooner here than through a round trip), and every sidecar's proofs (milliseconds of work) go to the
 // blob pool. Cell-proof sidecars (version 1) are checked inline by sidecar.ts.
 import type * as blobTasks from '../../../workers/blobs.js';
 import type { PoolLogger, TaskMapOf, WorkerPool } from '../../pool/interface.js';
@@ -33,11 +33,12 @@ export const inlineAdmission: AdmissionChecks = {
 };
 
 /**
- * Signatures recovered here rather than on the pool below this count: bench/admission.ts measures one recovery
- * at ~65 µs here against ~110 µs on the pool (round trip, packing, the reply), and the pool wins from a few
- * signatures up, when the chunks run on every thread at once.
+ * Signatures recovered here rather than on the pool below this count. Measured by `node dist/bench/run.js
+ * admission` (bench/RESULTS.md): one signature answers sooner inline (237 µs against 288 µs through the pool on a
+ * busy machine), two or more answer sooner on the pool (412 against 581 µs), whose chunks run on every thread, and
+ * the pool always takes less of this thread's time (154–413 µs a batch of 1–16 against the whole recovery inline).
  */
-export const MIN_POOLED_SENDERS = 4;
+export const MIN_POOLED_SENDERS = 2;
 
 type BlobTasks = TaskMapOf<typeof blobTasks>;
 

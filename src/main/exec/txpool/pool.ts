@@ -131,6 +131,8 @@ export class TernTxPool implements TxPool {
   readonly #journal: TxJournal | undefined;
   readonly #blobs: BlobStore;
   readonly #admission: AdmissionChecks;
+  /** Signatures asked for in this event-loop turn: recovered together (one batch for the pool) in the next. */
+  #signatures: { raws: Uint8Array[]; done: Promise<SenderResult[]> } | undefined;
   #head: PoolHead;
   #slots = 0;
   #timers: NodeJS.Timeout[] = [];
@@ -206,6 +208,28 @@ export class TernTxPool implements TxPool {
     return run;
   }
 
+  /**
+   * Senders of `raws`, recovered with those of every other addition of this event-loop turn: concurrent
+   * eth_sendRawTransaction calls make one batch, which goes to the sender pool once it is large enough.
+   */
+  #recoverTogether(raws: readonly Uint8Array[]): Promise<SenderResult[]> {
+    let batch = this.#signatures;
+    if (batch === undefined) {
+      const all: Uint8Array[] = [];
+      batch = {
+        raws: all,
+        done: new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          this.#signatures = undefined;
+          return this.#admission.senders(all);
+        }),
+      };
+      this.#signatures = batch;
+    }
+    const start = batch.raws.length;
+    batch.raws.push(...raws);
+    return batch.done.then((all) => all.slice(start, start + raws.length));
+  }
+
   /** The checks of `raws` that need no pool state, on the admission pools; undefined where decoding failed. */
   async #precheck(raws: readonly Uint8Array[]): Promise<Array<Prechecked | undefined>> {
     const out: Array<Prechecked | undefined> = [];
@@ -238,7 +262,7 @@ export class TernTxPool implements TxPool {
         );
       }
     }
-    const senders = recover.length === 0 ? [] : await this.#admission.senders(recover.map((p) => p.consensus));
+    const senders = recover.length === 0 ? [] : await this.#recoverTogether(recover.map((p) => p.consensus));
     senders.forEach((r, i) => {
       (recover[i] as Prechecked).sender = r;
     });

@@ -108,6 +108,16 @@ describe('the pool over its admission checks', () => {
     await pool.close();
   });
 
+  it('recovers the signatures of concurrent additions together', async () => {
+    const { checks, calls } = recording();
+    const pool = await TernTxPool.open(chain(), {}, { logger, admission: checks });
+    const raws = await Promise.all(Array.from({ length: 5 }, (_, i) => tx(A, { nonce: i })));
+    const results = await Promise.all(raws.map((raw) => pool.add(raw, { local: true })));
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true]);
+    expect(calls.senders).toEqual([5]);
+    await pool.close();
+  });
+
   it("decides with the checks' answers", async () => {
     const { checks } = recording({
       senders: async (raws) => raws.map(() => ({ ok: false, code: 'TX_INVALID_SIGNATURE', message: 'no key' })),
