@@ -50,6 +50,7 @@ import { FilterSystem } from './rpc/filters.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
 import { createLiveTracer } from './tracing/live.js';
+import { createAdmission } from './txpool/admission.js';
 import type { TxPoolOptions } from './txpool/options.js';
 import { TernTxPool } from './txpool/pool.js';
 
@@ -92,6 +93,8 @@ export interface ExecNodeOptions {
   trieHasher?: TrieHasherOptions | undefined;
   /** Threads running eth_call/estimateGas/createAccessList (./rpc/callPool.ts); default one per core, 0: inline. */
   callWorkers?: number | undefined;
+  /** Threads of each tx-admission pool (signatures, blob proofs); 0 checks on this thread. Default: every core. */
+  admissionWorkers?: number | undefined;
 }
 
 export interface ExecNode {
@@ -168,8 +171,11 @@ export async function startExecNode(
     });
   }
   const heads = headEvents(db);
+  const admission = createAdmission(opts.admissionWorkers, logger.child('txpool'));
+  lifecycle.onStop('tx admission pools', () => admission.close());
   const txpool = await TernTxPool.open(dbPoolChain(db, config), opts.txpool ?? {}, {
     logger: logger.child('txpool'),
+    admission,
   });
   const stopHeads = heads.on(() => {
     void txpool.onNewHead();

@@ -3,7 +3,9 @@
 // pools in a node: a batch of signatures at or above `minPooledSenders` goes to the sender pool (a single one is
 // answered sooner here than through a round trip), and every sidecar's proofs (milliseconds of work) go to the
 // blob pool. Cell-proof sidecars (version 1) are checked inline by sidecar.ts.
+import { availableParallelism } from 'node:os';
 import type * as blobTasks from '../../../workers/blobs.js';
+import type { Logger } from '../../common/logger/index.js';
 import type { PoolLogger, TaskMapOf, WorkerPool } from '../../pool/interface.js';
 import { PiscinaPool } from '../../pool/piscina.js';
 import { BlobStatus, BYTES_PER_COMMITMENT, BYTES_PER_PROOF, type PackedBlobs } from '../../protocol/blob/blobCheck.js';
@@ -101,4 +103,19 @@ function packSidecar(s: BlobSidecar): PackedBlobs {
     p.proofs.set(s.proofs[i] as Uint8Array, i * BYTES_PER_PROOF);
   }
   return p;
+}
+
+/** The node's admission checks: on `threads` threads per pool (default every core), inline for 0 or when the pools
+ * cannot start. */
+export function createAdmission(threads: number | undefined, logger: Logger): AdmissionChecks {
+  const n = threads ?? availableParallelism();
+  if (n <= 0) return inlineAdmission;
+  try {
+    return new PooledAdmission({ threads: n }, { logger: { warn: (obj, msg) => logger.warn(msg, { ...obj }) } });
+  } catch (err) {
+    logger.warn('Tx admission pools unavailable: signatures and blob proofs are checked on the main thread', {
+      err: err instanceof Error ? err.message : String(err),
+    });
+    return inlineAdmission;
+  }
 }
