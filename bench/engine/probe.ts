@@ -15,7 +15,7 @@ export interface ProbeFigures {
 }
 
 export interface Probe {
-  /** Stops probing after the requests in flight and summarises. */
+  /** Stops probing after the requests in flight and summarises (the same answer on every call). */
   stop(): Promise<ProbeFigures>;
 }
 
@@ -47,12 +47,14 @@ export function startProbe(user: RpcClient): Probe {
       void p.finally(() => inFlight.delete(p));
     }
   }, EVERY_MS);
+  let stopped: Promise<ProbeFigures> | undefined;
   return {
-    stop: async () => {
-      running = false;
-      clearInterval(timer);
-      await Promise.all(inFlight);
-      return { getBalance: summariseLatency(balance), call: summariseLatency(calls), failures };
-    },
+    stop: () =>
+      (stopped ??= (async () => {
+        running = false;
+        clearInterval(timer);
+        await Promise.all(inFlight);
+        return { getBalance: summariseLatency(balance), call: summariseLatency(calls), failures };
+      })()),
   };
 }

@@ -53,12 +53,7 @@ async function runHttp(
     const user = node.user;
     if (user === undefined) throw new Error('the spawned node serves no user RPC');
     const probe = startProbe(user);
-    let fed: FeedFigures;
-    try {
-      fed = await feedPayloads(calls, node.engine);
-    } finally {
-      await probe.stop();
-    }
+    const fed = await feedPayloads(calls, node.engine).finally(() => probe.stop());
     const figures = await probe.stop();
     checkHead(fed, meta);
     const latest = await user.call<{ hash: string }>('eth_getBlockByNumber', ['latest', false]);
