@@ -13,14 +13,15 @@ import { parseGenesis } from '../src/main/exec/chain/genesis.js';
 import { openDatabase } from '../src/main/exec/db/open.js';
 import { startExecNode } from '../src/main/exec/node.js';
 import { GENESIS_BLOCK_FORKS } from '../src/main/primitives/chainConfig.js';
+import { latencyNote, summariseLatency } from './latency.js';
 import type { BenchRow, BenchSuite } from './suite.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 /** JUMPDEST PUSH1 0 JUMP: loops until out of gas or --rpc.evmtimeout. */
 const LOOP = '0x5b600056';
 /** A view function: keccak of a counter 100,000 times (≈ 8M gas), returns the last word. */
-const HEAVY = '0x620186a05b80600052602060002050600190038060045760005260206000f3';
-const HEAVY_ADDRESS = `0x${'c0de'.padStart(40, '0')}`;
+export const HEAVY = '0x620186a05b80600052602060002050600190038060045760005260206000f3';
+export const HEAVY_ADDRESS = `0x${'c0de'.padStart(40, '0')}`;
 /** Reads 5,000 distinct storage slots (each a state read served from the coordinator on the worker path). */
 const SLOTS = 5000;
 const READER = '0x6113885b80545060019003806003570000';
@@ -30,8 +31,36 @@ const PARALLEL = 8;
 const PROBE_MS = 4000;
 const PROBE_EVERY_MS = 20;
 
-const pct = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+/**
+ * `PARALLEL` calls of `heavy` one after another, then all at once (after warming every call worker; each answer
+ * must equal the first): two rows, the second with the throughput gain.
+ */
+export async function parallelCallRows(heavy: () => Promise<string>): Promise<BenchRow[]> {
+  const expected = await heavy();
+  // Warm every worker thread (piscina starts threads beyond the first on demand; each sets up its EVM once).
+  await Promise.all(Array.from({ length: PARALLEL }, heavy));
+  let t = performance.now();
+  for (let i = 0; i < PARALLEL; i++) if ((await heavy()) !== expected) throw new Error('heavy call changed');
+  const serial = performance.now() - t;
+  t = performance.now();
+  const all = await Promise.all(Array.from({ length: PARALLEL }, heavy));
+  const parallel = performance.now() - t;
+  if (all.some((r) => r !== expected)) throw new Error('heavy call changed');
+  return [
+    {
+      task: `eth_call heavy view ×${PARALLEL}, one at a time`,
+      opsPerSec: (PARALLEL * 1000) / serial,
+      meanMicros: (serial / PARALLEL) * 1000,
+      note: `${serial.toFixed(0)} ms total`,
+    },
+    {
+      task: `eth_call heavy view ×${PARALLEL}, all at once`,
+      opsPerSec: (PARALLEL * 1000) / parallel,
+      meanMicros: (parallel / PARALLEL) * 1000,
+      note: `${parallel.toFixed(0)} ms total, ${(serial / parallel).toFixed(2)}× the throughput of one at a time`,
+    },
+  ];
+}
 
 async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tern-bench-calls-'));
@@ -92,39 +121,16 @@ async function run(): Promise<BenchRow[]> {
       await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
     }
     await Promise.all(loops);
-    samples.sort((a, b) => a - b);
-    const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+    const latency = summariseLatency(samples);
     rows.push({
       task: `engine_exchangeCapabilities, ${LOOPS} looping eth_calls`,
-      opsPerSec: 1000 / mean,
-      meanMicros: mean * 1000,
-      note: `p50 ${pct(samples, 50).toFixed(1)} ms, p99 ${pct(samples, 99).toFixed(1)} ms, max ${(samples.at(-1) ?? 0).toFixed(1)} ms, ${samples.length} probes`,
+      opsPerSec: 1000 / latency.meanMs,
+      meanMicros: latency.meanMs * 1000,
+      note: latencyNote(latency),
     });
 
     // 8 heavy view calls: one after another, then all at once.
-    const heavy = () => user.call<string>('eth_call', [{ to: HEAVY_ADDRESS }, 'latest']);
-    const expected = await heavy();
-    // Warm every worker thread (piscina starts threads beyond the first on demand; each sets up its EVM once).
-    await Promise.all(Array.from({ length: PARALLEL }, heavy));
-    let t = performance.now();
-    for (let i = 0; i < PARALLEL; i++) if ((await heavy()) !== expected) throw new Error('heavy call changed');
-    const serial = performance.now() - t;
-    t = performance.now();
-    const all = await Promise.all(Array.from({ length: PARALLEL }, heavy));
-    const parallel = performance.now() - t;
-    if (all.some((r) => r !== expected)) throw new Error('heavy call changed');
-    rows.push({
-      task: `eth_call heavy view ×${PARALLEL}, one at a time`,
-      opsPerSec: (PARALLEL * 1000) / serial,
-      meanMicros: (serial / PARALLEL) * 1000,
-      note: `${serial.toFixed(0)} ms total`,
-    });
-    rows.push({
-      task: `eth_call heavy view ×${PARALLEL}, all at once`,
-      opsPerSec: (PARALLEL * 1000) / parallel,
-      meanMicros: (parallel / PARALLEL) * 1000,
-      note: `${parallel.toFixed(0)} ms total, ${(serial / parallel).toFixed(2)}× the throughput of one at a time`,
-    });
+    rows.push(...(await parallelCallRows(() => user.call<string>('eth_call', [{ to: HEAVY_ADDRESS }, 'latest']))));
 
     // The cost of a state read served across the thread boundary: the slot reader on a worker, then inline.
     const reader = async (): Promise<number> => {

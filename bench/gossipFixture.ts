@@ -1,9 +1,9 @@
 // Signed v4 gossip blocks of a chosen size for the gossip-validation bench: incompressible transactions (the worst
 // case for snappy and the hash), signed with the first anvil key, on an Isthmus-from-genesis test chain.
 import { randomBytes } from 'node:crypto';
+import { snappyCompress } from '../src/main/common/snappy.js';
 import type { ExecutionPayload } from '../src/main/node/engine/interface.js';
 import { payloadBlockHash } from '../src/main/node/p2p/blockHash.js';
-import { snappyCompress } from '../src/main/common/snappy.js';
 import { LocalSigner } from '../src/main/node/signer/local.js';
 import { signGossipBlock } from '../src/main/node/signer/setup.js';
 import { parseRollupConfig, type RollupConfig } from '../src/main/primitives/rollup/config.js';

@@ -1,7 +1,9 @@
 // The list of benchmark suites `npm run bench` knows. Each suite lives in its own file.
+import { admissionSuite } from './admission.js';
 import { blobsSuite } from './blobs.js';
 import { callsSuite } from './calls.js';
 import { derivationSuite } from './derivation.js';
+import { engineSuite } from './engine/run.js';
 import { gossipSuite } from './gossip.js';
 import { graphqlSuite } from './graphql.js';
 import { keccakSuite } from './keccak.js';
@@ -24,4 +26,6 @@ export const SUITES: BenchSuite[] = [
   graphqlSuite,
   callsSuite,
   gossipSuite,
+  admissionSuite,
+  engineSuite,
 ];

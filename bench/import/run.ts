@@ -13,116 +13,40 @@
 //                         time per opcode class (sampled)
 //   --shipped             also run @ethereumjs/vm as shipped (no native crypto, no caches; slow)
 //   --regenerate          discard the cached chain first
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { decodeBlock } from '../../src/main/primitives/block/block.js';
 import { rlpItems } from '../../src/main/primitives/rlpStream.js';
-import { ensureChain } from './generate.js';
-import {
-  type ChainFiles,
-  type ChainMeta,
-  type ChainParams,
-  cacheDir,
-  DEFAULT_PARAMS,
-  repoRoot,
-  WORKLOADS,
-} from './params.js';
+import type { ChainFiles } from './params.js';
 import { formatOpcodes, formatProfile, summariseOpcodes, summariseProfile } from './profile.js';
+import {
+  best,
+  type ChainOptions,
+  cpuNote,
+  defaultChainOptions,
+  load,
+  mixLast,
+  parseChainArgs,
+  prepareChain,
+  runChildMode,
+} from './session.js';
 import { type ImportFigures, runTernImport, type StageSplit } from './tern.js';
 
-interface Options {
-  blocks: number;
-  blockGas: number;
-  workloads: string[];
-  repeat: number;
+interface Options extends ChainOptions {
   detail: boolean;
   profile: boolean;
   shipped: boolean;
-  regenerate: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = {
-    blocks: DEFAULT_PARAMS.blocks,
-    blockGas: DEFAULT_PARAMS.blockGas,
-    workloads: ['mix'],
-    repeat: 1,
-    detail: false,
-    profile: false,
-    shipped: false,
-    regenerate: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = (argv[i] as string).split('=', 2) as [string, string | undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    const int = () => {
-      const n = Number(value());
-      if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} needs a positive integer`);
-      return n;
-    };
-    switch (flag) {
-      case '--blocks':
-        o.blocks = int();
-        break;
-      case '--block-gas':
-        o.blockGas = int();
-        break;
-      case '--workloads':
-        o.workloads = [];
-        for (const w of value().split(',')) {
-          if (!(w in WORKLOADS)) throw new Error(`unknown workload ${w}: ${Object.keys(WORKLOADS).join(', ')}`);
-          if (!o.workloads.includes(w)) o.workloads.push(w);
-        }
-        break;
-      case '--repeat':
-        o.repeat = int();
-        break;
-      case '--detail':
-        o.detail = true;
-        break;
-      case '--profile':
-        o.profile = true;
-        break;
-      case '--shipped':
-        o.shipped = true;
-        break;
-      case '--regenerate':
-        o.regenerate = true;
-        break;
-      default:
-        throw new Error(`unknown option ${flag}`);
-    }
-  }
-  return o;
-}
-
-const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
-/** Runs a child mode (child.ts) and returns its result; stderr passes through. */
-function runChildMode(mode: string, dir: string, extra: string[] = []): Promise<ImportFigures> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, mode, dir, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
-      if (code !== 0 || line === undefined) reject(new Error(`${mode} run failed (exit ${code})\n${out.slice(-2000)}`));
-      else resolve(JSON.parse(line.slice('RESULT '.length)) as ImportFigures);
-    });
+  const o: Options = { ...defaultChainOptions(['mix']), detail: false, profile: false, shipped: false };
+  return parseChainArgs(argv, o, (flag, opts) => {
+    if (flag === '--detail') opts.detail = true;
+    else if (flag === '--profile') opts.profile = true;
+    else if (flag === '--shipped') opts.shipped = true;
+    else return false;
+    return true;
   });
 }
 
@@ -146,33 +70,8 @@ function formatSplit(f: ImportFigures, notes: Partial<Record<keyof StageSplit, s
     .join('\n');
 }
 
-/** CPU time of the loop over all threads, and gas per CPU-second: steadier than wall time on a busy machine. */
-function cpuNote(f: ImportFigures): string {
-  if (f.cpuSeconds === undefined) return '';
-  return `, ${f.cpuSeconds.toFixed(1)} CPU-s (${(f.gas / 1e6 / f.cpuSeconds).toFixed(2)} Mgas per CPU-s)`;
-}
-
-function best(runs: ImportFigures[]): ImportFigures {
-  return runs.reduce((a, b) => (b.mgasPerSec > a.mgasPerSec ? b : a));
-}
-
-function describeChain(meta: ChainMeta, dir: string, cached: boolean): string {
-  const pct = (k: 'eth' | 'erc20' | 'compute' | 'storage') =>
-    ((100 * (meta.gasByKind[k] ?? 0)) / meta.gasUsed).toFixed(0);
-  return [
-    `chain: ${relative(repoRoot(), dir)} (${cached ? 'cached' : `generated in ${meta.generatedSeconds.toFixed(0)} s`})`,
-    `  ${meta.blocks} blocks, ${meta.txs} txs (ETH ${meta.txsByKind.eth}, ERC-20 ${meta.txsByKind.erc20}, compute ${meta.txsByKind.compute}, storage ${meta.txsByKind.storage ?? 0}),`,
-    `  ${(meta.gasUsed / 1e6).toFixed(0)} Mgas (${(meta.gasUsed / meta.blocks / 1e6).toFixed(1)} per block; gas share ETH ${pct('eth')} %, ERC-20 ${pct('erc20')} %, compute ${pct('compute')} %, storage ${pct('storage')} %), ${(meta.chainBytes / 1e6).toFixed(1)} MB`,
-  ].join('\n');
-}
-
 async function runWorkload(name: string, o: Options): Promise<{ tern: ImportFigures; ejs: ImportFigures }> {
-  const mix = WORKLOADS[name] as ChainParams['mix'];
-  const params: ChainParams = { ...DEFAULT_PARAMS, blocks: o.blocks, blockGas: o.blockGas, mix };
-  if (o.regenerate) rmSync(cacheDir(params), { recursive: true, force: true });
-  console.log(`\n## workload ${name}`);
-  const { files, meta, cached } = await ensureChain(params, (m) => console.log(`  ${m}`));
-  console.log(describeChain(meta, files.dir, cached));
+  const { files, meta } = await prepareChain(name, o);
 
   const ternRuns: ImportFigures[] = [];
   const ejsRuns: ImportFigures[] = [];
@@ -246,8 +145,7 @@ async function main(): Promise<void> {
   for (const w of o.workloads) results.set(w, await runWorkload(w, o));
   console.log('');
   // One line per workload, the mix last: `import mix: tern <X> Mgas/s, ethereumjs <Y> Mgas/s, ratio <Z>`.
-  const order = [...results.keys()].sort((a, b) => Number(a === 'mix') - Number(b === 'mix'));
-  for (const w of order) {
+  for (const w of mixLast(results.keys())) {
     const r = results.get(w) as { tern: ImportFigures; ejs: ImportFigures };
     console.log(
       `import ${w}: tern ${r.tern.mgasPerSec.toFixed(2)} Mgas/s, ethereumjs ${r.ejs.mgasPerSec.toFixed(2)} Mgas/s, ratio ${(r.tern.mgasPerSec / r.ejs.mgasPerSec).toFixed(2)}`,

@@ -58,7 +58,10 @@ interface LogLine {
   [k: string]: unknown;
 }
 
-function runChild(args: string[]): Promise<{ code: number | null; lines: LogLine[]; stderr: string; wallMs: number }> {
+/** Runs `tern-exec <args>` to its end and collects its JSON log lines. */
+export function runTernExec(
+  args: string[],
+): Promise<{ code: number | null; lines: LogLine[]; stderr: string; wallMs: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [join(repoRoot(), 'bin', 'tern-exec.js'), ...args], {
@@ -90,21 +93,26 @@ function runChild(args: string[]): Promise<{ code: number | null; lines: LogLine
 
 const num = (v: unknown) => Number(String(v).replace(/s$/, ''));
 
+/** `tern-exec init <genesis.json>` in `datadir`, checked against the generator's genesis hash. */
+export async function initDatadir(files: ChainFiles, meta: ChainMeta, datadir: string): Promise<void> {
+  const init = await runTernExec(['--datadir', datadir, '--log.format', 'json', 'init', files.genesis]);
+  const wrote = init.lines.find((l) => l.msg === 'Successfully wrote genesis state');
+  if (init.code !== 0 || wrote === undefined) {
+    throw new Error(`tern-exec init failed (exit ${init.code}):\n${init.stderr.slice(-2000)}`);
+  }
+  if (wrote.hash !== meta.genesisHash) {
+    throw new Error(`tern-exec init wrote genesis ${String(wrote.hash)}, the generator's is ${meta.genesisHash}`);
+  }
+}
+
 /** Runs `tern-exec init` and `tern-exec import` on a fresh temporary datadir; removes the datadir afterwards. */
 export async function runTernImport(files: ChainFiles, meta: ChainMeta): Promise<ImportFigures> {
   const datadir = mkdtempSync(join(tmpdir(), 'tern-bench-import-'));
   try {
     const common = ['--datadir', datadir, '--log.format', 'json'];
-    const init = await runChild([...common, 'init', files.genesis]);
-    const wrote = init.lines.find((l) => l.msg === 'Successfully wrote genesis state');
-    if (init.code !== 0 || wrote === undefined) {
-      throw new Error(`tern-exec init failed (exit ${init.code}):\n${init.stderr.slice(-2000)}`);
-    }
-    if (wrote.hash !== meta.genesisHash) {
-      throw new Error(`tern-exec init wrote genesis ${String(wrote.hash)}, the generator's is ${meta.genesisHash}`);
-    }
+    await initDatadir(files, meta, datadir);
     const cpuBefore = childrenCpuSeconds();
-    const imp = await runChild([...common, 'import', files.chain]);
+    const imp = await runTernExec([...common, 'import', files.chain]);
     const cpuAfter = childrenCpuSeconds();
     const done = imp.lines.find((l) => l.msg === 'Import done');
     if (imp.code !== 0 || done === undefined) {

@@ -56,6 +56,7 @@ import type { PeerSet, SnapServer } from './sync/peer.js';
 import { type SyncMode, startSync } from './sync/service.js';
 import { createSnapServer } from './sync/snapServer.js';
 import { createLiveTracer } from './tracing/live.js';
+import { createAdmission } from './txpool/admission.js';
 import type { TxPoolOptions } from './txpool/options.js';
 import { TernTxPool } from './txpool/pool.js';
 
@@ -111,6 +112,8 @@ export interface ExecNodeOptions {
   blockWorkers?: boolean | undefined;
   /** --syncmode and --synctarget: block sync from the peers in `deps.peers` (./sync/service.ts). */
   sync?: { mode: SyncMode; target: Uint8Array | undefined } | undefined;
+  /** Threads of each tx-admission pool (signatures, blob proofs); 0 checks on this thread. Default: every core. */
+  admissionWorkers?: number | undefined;
 }
 
 export interface ExecNode {
@@ -191,8 +194,11 @@ export async function startExecNode(
     });
   }
   const heads = headEvents(db);
+  const admission = createAdmission(opts.admissionWorkers, logger.child('txpool'));
+  lifecycle.onStop('tx admission pools', () => admission.close());
   const txpool = await TernTxPool.open(dbPoolChain(db, config), opts.txpool ?? {}, {
     logger: logger.child('txpool'),
+    admission,
   });
   const stopHeads = heads.on(() => {
     void txpool.onNewHead();

@@ -16,13 +16,22 @@ import { blobParamsAt } from '../../primitives/chainConfig.js';
 import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
 import { recoverSender } from '../../protocol/senders/recover.js';
 import { minBigint } from '../evm/fees.js';
+import type { SenderResult } from '../senders/interface.js';
+import { type AdmissionChecks, inlineAdmission } from './admission.js';
 import { BlobStore } from './blobStore.js';
 import type { PoolChain, PoolChainView, PoolHead } from './chain.js';
 import { PoolErrors, reject, TX_REJECTED_CODE, TxRejected } from './errors.js';
 import type { AddResult, BlockTxFilter, PendingIterator, PendingTx, TxPool } from './interface.js';
 import { TxJournal } from './journal.js';
 import { sanitizeTxPoolOptions, type TxPoolOptions } from './options.js';
-import { type BlobSidecar, joinBlobTx, splitBlobTx, validateSidecar } from './sidecar.js';
+import {
+  type BlobSidecar,
+  checkSidecarShape,
+  joinBlobTx,
+  proofVerdict,
+  splitBlobTx,
+  validateSidecar,
+} from './sidecar.js';
 import {
   BLOB_TX_MAX_SIZE,
   feeCapOf,
@@ -33,6 +42,18 @@ import {
   validateBasics,
   validateWithState,
 } from './validate.js';
+
+/**
+ * What admission computed ahead of the pool's serial part, off this thread: the split and decoded transaction,
+ * its sender (unless its chain id is wrong) and the verdict on its sidecar's proofs (when its shape was right).
+ */
+interface Prechecked {
+  consensus: Uint8Array;
+  sidecar: BlobSidecar | undefined;
+  tx: DecodedTx;
+  sender?: SenderResult;
+  proofs?: { ok: boolean } | { error: string };
+}
 
 /** geth's blob pool: most transactions one account may pool. */
 const MAX_BLOB_TXS_PER_ACCOUNT = 16;
@@ -80,6 +101,8 @@ export function effectiveTip(tx: DecodedTx, baseFee: bigint | undefined): bigint
 
 export interface TxPoolDeps {
   logger: Logger;
+  /** Where signatures and blob proofs are checked (the worker pools in a node); this thread by default. */
+  admission?: AdmissionChecks | undefined;
   /** Milliseconds clock (tests move it). */
   now?: () => number;
 }
@@ -107,6 +130,9 @@ export class TernTxPool implements TxPool {
   readonly #listeners = new Set<(hash: Uint8Array) => void>();
   readonly #journal: TxJournal | undefined;
   readonly #blobs: BlobStore;
+  readonly #admission: AdmissionChecks;
+  /** Signatures asked for in this event-loop turn: recovered together (one batch for the pool) in the next. */
+  #signatures: { raws: Uint8Array[]; done: Promise<SenderResult[]> } | undefined;
   #head: PoolHead;
   #slots = 0;
   #timers: NodeJS.Timeout[] = [];
@@ -118,6 +144,7 @@ export class TernTxPool implements TxPool {
     this.#chain = chain;
     this.#logger = deps.logger;
     this.#now = deps.now ?? Date.now;
+    this.#admission = deps.admission ?? inlineAdmission;
     this.#locals = new Set(opts.noLocals ? [] : opts.locals);
     this.#journal = opts.journal !== undefined && !opts.noLocals ? new TxJournal(opts.journal) : undefined;
     this.#blobs = new BlobStore(opts.blobDataDir);
@@ -139,10 +166,10 @@ export class TernTxPool implements TxPool {
 
   async #restore(): Promise<void> {
     let blobs = 0;
-    for (const raw of this.#blobs.takeStored()) if ((await this.add(raw)).ok) blobs++;
+    for (const r of await this.addBatch(this.#blobs.takeStored())) if (r.ok) blobs++;
     let locals = 0;
     const loaded = this.#journal?.load() ?? [];
-    for (const raw of loaded) if ((await this.add(raw, { local: true, fromJournal: true })).ok) locals++;
+    for (const r of await this.addBatch(loaded, { local: true, fromJournal: true })) if (r.ok) locals++;
     if (loaded.length > 0 || blobs > 0) {
       this.#logger.info('Loaded pooled transactions', { journaled: loaded.length, added: locals, blobs });
     }
@@ -159,11 +186,88 @@ export class TernTxPool implements TxPool {
 
   // ---- TxPool ----
 
-  add(raw: Uint8Array, opts: { local?: boolean; fromJournal?: boolean } = {}): Promise<AddResult> {
-    // Additions are serialised: each sees the pool as the previous one left it.
-    const run = this.#queue.then(() => this.#addNow(raw, opts));
+  async add(raw: Uint8Array, opts: { local?: boolean; fromJournal?: boolean } = {}): Promise<AddResult> {
+    return (await this.addBatch([raw], opts))[0] as AddResult;
+  }
+
+  /**
+   * Adds transactions that arrived together, answering for each in order. Their signatures and blob proofs are
+   * checked at once, off this thread, while earlier additions are admitted; admission itself is serialised: each
+   * transaction sees the pool as the previous one left it.
+   */
+  addBatch(raws: readonly Uint8Array[], opts: { local?: boolean; fromJournal?: boolean } = {}): Promise<AddResult[]> {
+    const checked = this.#precheck(raws);
+    const run = this.#queue.then(async () => {
+      // A failed precheck (a pool shut down) leaves every check to admission, here.
+      const pre = await checked.catch(() => undefined);
+      const out: AddResult[] = [];
+      for (let i = 0; i < raws.length; i++) out.push(this.#addNow(raws[i] as Uint8Array, opts, pre?.[i]));
+      return out;
+    });
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Senders of `raws`, recovered with those of every other addition of this event-loop turn: concurrent
+   * eth_sendRawTransaction calls make one batch, which goes to the sender pool once it is large enough.
+   */
+  #recoverTogether(raws: readonly Uint8Array[]): Promise<SenderResult[]> {
+    let batch = this.#signatures;
+    if (batch === undefined) {
+      const all: Uint8Array[] = [];
+      batch = {
+        raws: all,
+        done: new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          this.#signatures = undefined;
+          return this.#admission.senders(all);
+        }),
+      };
+      this.#signatures = batch;
+    }
+    const start = batch.raws.length;
+    batch.raws.push(...raws);
+    return batch.done.then((all) => all.slice(start, start + raws.length));
+  }
+
+  /** The checks of `raws` that need no pool state, on the admission pools; undefined where decoding failed. */
+  async #precheck(raws: readonly Uint8Array[]): Promise<Array<Prechecked | undefined>> {
+    const out: Array<Prechecked | undefined> = [];
+    const recover: Prechecked[] = [];
+    const proofs: Promise<void>[] = [];
+    for (const raw of raws) {
+      let pre: Prechecked | undefined;
+      try {
+        let consensus = raw;
+        let sidecar: BlobSidecar | undefined;
+        if (raw[0] === 3) ({ consensus, sidecar } = splitBlobTx(raw));
+        pre = { consensus, sidecar, tx: decodeTransaction(consensus) };
+      } catch {
+        // Admission reports the same error.
+      }
+      out.push(pre);
+      if (pre === undefined) continue;
+      if (pre.tx.chainId === undefined || pre.tx.chainId === this.#chain.config.chainId) recover.push(pre);
+      if (pre.sidecar?.version === 0 && pre.tx.type === 3 && shapeOk(pre.tx, pre.sidecar)) {
+        const p = pre;
+        proofs.push(
+          this.#admission.blobProofs(pre.sidecar).then(
+            (ok) => {
+              p.proofs = { ok };
+            },
+            (err: unknown) => {
+              p.proofs = { error: err instanceof Error ? err.message : String(err) };
+            },
+          ),
+        );
+      }
+    }
+    const senders = recover.length === 0 ? [] : await this.#recoverTogether(recover.map((p) => p.consensus));
+    senders.forEach((r, i) => {
+      (recover[i] as Prechecked).sender = r;
+    });
+    await Promise.all(proofs);
+    return out;
   }
 
   pendingForBlock(filter: BlockTxFilter): PendingIterator {
@@ -303,9 +407,9 @@ export class TernTxPool implements TxPool {
     return this.#locals.has(senderHex);
   }
 
-  async #addNow(raw: Uint8Array, opts: { local?: boolean; fromJournal?: boolean }): Promise<AddResult> {
+  #addNow(raw: Uint8Array, opts: { local?: boolean; fromJournal?: boolean }, pre?: Prechecked): AddResult {
     try {
-      const hash = this.#admit(raw, opts);
+      const hash = this.#admit(raw, opts, pre);
       return { ok: true, hash };
     } catch (err) {
       if (err instanceof TxRejected) return { ok: false, code: err.rpcCode, message: err.message };
@@ -314,12 +418,13 @@ export class TernTxPool implements TxPool {
     }
   }
 
-  #admit(raw: Uint8Array, opts: { local?: boolean; fromJournal?: boolean }): Uint8Array {
+  #admit(raw: Uint8Array, opts: { local?: boolean; fromJournal?: boolean }, pre?: Prechecked): Uint8Array {
     if (raw.length === 0) reject('typed transaction too short');
     let consensus = raw;
     let sidecar: BlobSidecar | undefined;
-    if (raw[0] === 3) ({ consensus, sidecar } = splitBlobTx(raw));
-    const tx = decodeTransaction(consensus);
+    if (pre !== undefined) ({ consensus, sidecar } = pre);
+    else if (raw[0] === 3) ({ consensus, sidecar } = splitBlobTx(raw));
+    const tx = pre?.tx ?? decodeTransaction(consensus);
     if (tx.type > 4) reject(`${PoolErrors.txTypeNotSupported}: tx type ${tx.type} not supported by this pool`);
     const hashHex = hex(tx.hash);
     if (this.#all.has(hashHex)) reject(PoolErrors.alreadyKnown);
@@ -329,7 +434,9 @@ export class TernTxPool implements TxPool {
       if (tx.chainId !== undefined && tx.chainId !== config.chainId) {
         throw new Error(`invalid chain id for signer: have ${tx.chainId} want ${config.chainId}`);
       }
-      sender = recoverSender(consensus);
+      const r = pre?.sender ?? recoverInline(consensus);
+      if (!r.ok) throw new Error(r.message);
+      sender = r.address;
     } catch (err) {
       reject(`${PoolErrors.invalidSender}: ${(err as Error).message}`);
     }
@@ -356,7 +463,13 @@ export class TernTxPool implements TxPool {
     }
     if (isBlob) {
       if (!sidecar) reject('missing sidecar in blob transaction');
-      validateSidecar(tx.blobVersionedHashes ?? [], sidecar);
+      const proofs = pre?.proofs;
+      if (proofs === undefined) validateSidecar(tx.blobVersionedHashes ?? [], sidecar);
+      else {
+        checkSidecarShape(tx.blobVersionedHashes ?? [], sidecar);
+        if ('error' in proofs) reject(`invalid blob proof: ${proofs.error}`);
+        proofVerdict(proofs.ok);
+      }
     }
     const acct = this.#accounts.get(senderHex);
     if (acct && acct.size > 0 && acct.isBlob() !== isBlob) reject(PoolErrors.alreadyReserved);
@@ -868,5 +981,24 @@ class Heap<T> {
       [a[i], a[m]] = [a[m] as T, a[i] as T];
       i = m;
     }
+  }
+}
+
+/** Whether the sidecar's shape checks pass (its proofs are worth checking ahead); admission reports any fault. */
+function shapeOk(tx: DecodedTx, sidecar: BlobSidecar): boolean {
+  try {
+    checkSidecarShape(tx.blobVersionedHashes ?? [], sidecar);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A sender recovered on this thread, as the admission pools answer it. */
+function recoverInline(consensus: Uint8Array): SenderResult {
+  try {
+    return { ok: true, address: recoverSender(consensus) };
+  } catch (err) {
+    return { ok: false, code: 'TX_INVALID_SIGNATURE', message: (err as Error).message };
   }
 }

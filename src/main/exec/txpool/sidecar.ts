@@ -80,6 +80,23 @@ export function versionedHash(commitment: Uint8Array): Uint8Array {
 
 /** geth's validateBlobSidecar: counts, hashes, then the proofs. Throws TxRejected with geth's wording. */
 export function validateSidecar(hashes: readonly string[], s: BlobSidecar): void {
+  checkSidecarShape(hashes, s);
+  let ok: boolean;
+  try {
+    ok = verifySidecarProofs(s);
+  } catch (err) {
+    reject(`invalid blob proof: ${(err as Error).message}`);
+  }
+  proofVerdict(ok);
+}
+
+/** The answer to a sidecar whose proofs did not verify (geth's wording). */
+export function proofVerdict(ok: boolean): void {
+  if (!ok) reject('invalid blob proof: kzg verification failed');
+}
+
+/** validateSidecar without the proofs: counts, sizes, and the commitments against the transaction's hashes. */
+export function checkSidecarShape(hashes: readonly string[], s: BlobSidecar): void {
   if (s.blobs.length !== hashes.length) {
     reject(`invalid number of ${s.blobs.length} blobs compared to ${hashes.length} blob hashes`);
   }
@@ -99,26 +116,21 @@ export function validateSidecar(hashes: readonly string[], s: BlobSidecar): void
     if (computed !== hashes[i]) reject(`blob ${i}: computed hash ${computed} mismatches transaction one ${hashes[i]}`);
   }
   for (const p of s.proofs) if (p.length !== 48) reject(`invalid blob proof: ${p.length} bytes, want 48`);
-  let ok: boolean;
-  try {
-    if (s.version === 0) {
-      ok = kzg().verifyBlobKzgProofBatch([...s.blobs], [...s.commitments], [...s.proofs]);
-    } else {
-      const k = kzg();
-      const cells: Uint8Array[] = [];
-      const commitments: Uint8Array[] = [];
-      const indices: number[] = [];
-      s.blobs.forEach((blob, i) => {
-        k.computeCells(blob).forEach((cell, j) => {
-          cells.push(cell);
-          indices.push(j);
-          commitments.push(s.commitments[i] as Uint8Array);
-        });
-      });
-      ok = k.verifyCellKzgProofBatch(commitments, indices, cells, [...s.proofs]);
-    }
-  } catch (err) {
-    reject(`invalid blob proof: ${(err as Error).message}`);
-  }
-  if (!ok) reject('invalid blob proof: kzg verification failed');
+}
+
+/** The KZG check of a well-shaped sidecar: blob proofs (version 0) or cell proofs (version 1). Throws on bad input. */
+export function verifySidecarProofs(s: BlobSidecar): boolean {
+  if (s.version === 0) return kzg().verifyBlobKzgProofBatch([...s.blobs], [...s.commitments], [...s.proofs]);
+  const k = kzg();
+  const cells: Uint8Array[] = [];
+  const commitments: Uint8Array[] = [];
+  const indices: number[] = [];
+  s.blobs.forEach((blob, i) => {
+    k.computeCells(blob).forEach((cell, j) => {
+      cells.push(cell);
+      indices.push(j);
+      commitments.push(s.commitments[i] as Uint8Array);
+    });
+  });
+  return k.verifyCellKzgProofBatch(commitments, indices, cells, [...s.proofs]);
 }
