@@ -145,26 +145,31 @@ export class EthSession {
     switch (code) {
       case EthCode.GetBlockHeaders: {
         const q = decodeGetBlockHeaders(payload);
-        return this.send(EthCode.BlockHeaders, encodeReply(q.requestId, serveHeaders(this.ctx.serve, q)));
+        this.send(EthCode.BlockHeaders, encodeReply(q.requestId, serveHeaders(this.ctx.serve, q)));
+        return;
       }
       case EthCode.GetBlockBodies: {
         const q = decodeHashesRequest(payload, 'GetBlockBodies', LIMITS.maxBodiesServe);
-        return this.send(EthCode.BlockBodies, encodeReply(q.requestId, serveBodies(this.ctx.serve, q.hashes)));
+        this.send(EthCode.BlockBodies, encodeReply(q.requestId, serveBodies(this.ctx.serve, q.hashes)));
+        return;
       }
       case EthCode.GetReceipts: {
         const q = decodeHashesRequest(payload, 'GetReceipts', LIMITS.maxReceiptsServe);
-        return this.send(EthCode.Receipts, encodeReply(q.requestId, serveReceipts(this.ctx.serve, q.hashes)));
+        this.send(EthCode.Receipts, encodeReply(q.requestId, serveReceipts(this.ctx.serve, q.hashes)));
+        return;
       }
       case EthCode.GetPooledTransactions: {
         const q = decodeHashesRequest(payload, 'GetPooledTransactions', LIMITS.maxPooledTxServe);
         const txs = servePooledTransactions(this.ctx.serve, q.hashes);
-        return this.send(EthCode.PooledTransactions, encodeReply(q.requestId, txs));
+        this.send(EthCode.PooledTransactions, encodeReply(q.requestId, txs));
+        return;
       }
       case EthCode.BlockHeaders:
       case EthCode.BlockBodies:
       case EthCode.Receipts:
       case EthCode.PooledTransactions:
-        return this.onReply(code, payload);
+        this.onReply(code, payload);
+        return;
       case EthCode.Transactions: {
         const txs = decodeTransactions(payload);
         if (this.ctx.txGossip) for (const tx of txs) this.ctx.addRemoteTx(tx);
