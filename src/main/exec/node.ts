@@ -39,6 +39,9 @@ import type { ResolvedStorageSettings } from './history/options.js';
 import { startStorageTasks } from './history/start.js';
 import type { ExecObservability } from './metrics/observability.js';
 import type { ExecContext } from './options.js';
+import type { P2pNodeOptions } from './p2p/options.js';
+import type { P2pServer } from './p2p/server.js';
+import { startP2p } from './p2p/start.js';
 import { setupChainConfig } from './rollup/chainSetup.js';
 import type { RollupOptions } from './rollup/options.js';
 import { createRollupServices } from './rollup/services.js';
@@ -92,6 +95,8 @@ export interface ExecNodeOptions {
   trieHasher?: TrieHasherOptions | undefined;
   /** Threads running eth_call/estimateGas/createAccessList (./rpc/callPool.ts); default one per core, 0: inline. */
   callWorkers?: number | undefined;
+  /** The execution-layer network (./p2p); absent: none (tests, embedded nodes). */
+  p2p?: P2pNodeOptions | undefined;
 }
 
 export interface ExecNode {
@@ -108,6 +113,8 @@ export interface ExecNode {
   readonly authAddress: RpcServerAddress | undefined;
   /** The chain (the --dev sealer moves its head). */
   readonly store: ChainStore;
+  /** The execution-layer network when it runs (its PeerSet is what the sync side uses). */
+  readonly p2p: P2pServer | undefined;
 }
 
 /** geth's IPCEndpoint: a bare file name lives in the data directory, anything with a directory part is used as is. */
@@ -185,6 +192,19 @@ export async function startExecNode(
     ? createRollupServices(opts.rollup, { backend, pool: txpool, store, logger: logger.child('rollup') })
     : undefined;
   if (rollup) lifecycle.onStop('rollup RPC clients', () => rollup.close());
+  const p2p =
+    opts.p2p === undefined
+      ? undefined
+      : await startP2p(opts.p2p, {
+          db,
+          store,
+          pool: txpool,
+          networkId: backend.networkId,
+          datadir: opts.datadir,
+          clientVersion: backend.clientVersion,
+          logger: logger.child('p2p'),
+          lifecycle,
+        });
   const registry = registerExecApis(
     new RpcRegistry(),
     backend,
@@ -196,7 +216,7 @@ export async function startExecNode(
       accounts: deps.accounts,
       rollup: rollup?.eth,
     },
-    { datadir: opts.datadir },
+    { datadir: opts.datadir, network: p2p },
   );
   const metrics = deps.observability?.rpcMetrics((method) => registry.lookupMethod(method) !== undefined);
   const rpcDeps = { registry, logger, metrics };
@@ -303,7 +323,7 @@ export async function startExecNode(
     });
   }
   deps.observability?.chainReady(store);
-  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store };
+  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, p2p };
 }
 
 /** tern-exec without a sub-command: open the database and serve it until stopped. */

@@ -110,9 +110,9 @@ export class EthSession {
     if (this.closed) return;
     try {
       if (payload.length > LIMITS.maxMessageSize) throw new PeerProtocolError(`message of ${payload.length} bytes`);
-      if (code === EthCode.Status) return this.onStatus(payload);
-      if (!this.ready) throw new PeerProtocolError(`message ${code} before STATUS`);
-      this.onMessage(code, payload);
+      if (code === EthCode.Status) this.onStatus(payload);
+      else if (!this.ready) throw new PeerProtocolError(`message ${code} before STATUS`);
+      else this.onMessage(code, payload);
     } catch (err) {
       const reason = err instanceof PeerProtocolError ? err.message : `internal: ${String(err)}`;
       this.drop(reason, DISCONNECT.subprotocolError);

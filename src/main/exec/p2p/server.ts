@@ -28,6 +28,8 @@ export interface P2pOptions {
   /** discv4 on (--discovery.v4 and not --nodiscover). */
   discv4: boolean;
   bootnodes: readonly string[];
+  /** EIP-1459 trees walked by the discv4 table (--discovery.dns). */
+  dnsNetworks: readonly string[];
   maxPeers: number;
   /** --maxpendpeers (0: geth's default of 50). */
   maxPendingPeers: number;
@@ -150,6 +152,8 @@ export class P2pServer implements PeerSet {
       this.dpt = new DPT(this.key.privateKey, {
         endpoint: { address: this.advertisedIp(), udpPort: this.opts.discoveryPort, tcpPort: this.opts.port },
         shouldFindNeighbours: true,
+        shouldGetDnsPeers: this.opts.dnsNetworks.length > 0,
+        dnsNetworks: [...this.opts.dnsNetworks],
         refreshInterval: 30_000,
       });
       this.dpt.events.on('error', (err: Error) => this.logger.debug('Discovery error', { err: err.message }));
@@ -197,8 +201,19 @@ export class P2pServer implements PeerSet {
       c.eth?.close();
       c.snap?.close();
     }
-    this.rlpx?.destroy();
-    this.dpt?.destroy();
+    const { rlpx, dpt } = this;
+    this.rlpx = undefined;
+    this.dpt = undefined;
+    try {
+      rlpx?.destroy();
+    } catch {
+      // never listened
+    }
+    try {
+      dpt?.destroy();
+    } catch {
+      // never bound
+    }
   }
 
   private allowed(address: string | undefined): boolean {

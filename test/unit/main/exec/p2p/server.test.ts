@@ -60,6 +60,7 @@ function options(extra: Partial<P2pOptions> = {}): P2pOptions {
     listenHost: '127.0.0.1',
     discv4: false,
     bootnodes: [],
+    dnsNetworks: [],
     maxPeers: 5,
     maxPendingPeers: 0,
     externalIp: '127.0.0.1',
