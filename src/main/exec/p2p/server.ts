@@ -2,6 +2,8 @@
 // both from @ethereumjs/devp2p (the transport, EIP-8 handshake, framing and the Kademlia table are the library's);
 // eth/68 and snap/1 sessions are tern's own (ethSession.ts, snapSession.ts): STATUS with op-geth's fork id,
 // serving, requests with timeouts, gossip. The node's peers are offered to the sync side as a PeerSet.
+// First: bounds snappy decompression before @ethereumjs/devp2p's peers bind to the module (see ./snappy.ts).
+import './snappy.js';
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { DPT, type PeerInfo, RLPx } from '@ethereumjs/devp2p';
