@@ -11,7 +11,7 @@ import {
   wrapTx,
 } from '../../../../../src/main/exec/p2p/ethServe.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
-import { rlpDecode, rlpEncode } from '../../../../../src/main/primitives/rlp.js';
+import { rlpEncode } from '../../../../../src/main/primitives/rlp.js';
 
 function chain(n: number, headerBytes = 16) {
   const headers = Array.from({ length: n }, (_, i) => rlpEncode([i, new Uint8Array(headerBytes)]));
