@@ -16,7 +16,8 @@ const logger = createLogger({ level: (process.env.P2P_LOG as 'debug') ?? 'silent
 const config = parseChainConfig({ chainId: 901, homesteadBlock: 0, londonBlock: 0, shanghaiTime: 0, canyonTime: 5 });
 
 /** A toy chain of `n` blocks whose headers are RLP lists carrying their number. */
-function toyChain(genesisTag: number, n: number) {
+function toyChain(genesisTag: number, n: number, pool = new Map<string, Uint8Array>()) {
+  const received: Uint8Array[] = [];
   const headers: Uint8Array[] = [];
   const hashes: Uint8Array[] = [];
   for (let i = 0; i < n; i++) {
@@ -31,7 +32,7 @@ function toyChain(genesisTag: number, n: number) {
     headerRlp: (i, h) => (Buffer.from(hashes[i] ?? []).equals(h) ? headers[i] : undefined),
     bodyRlp: (i) => rlpEncode([[], [], [i]]),
     receiptsRlp: (i) => rlpEncode([Uint8Array.of(0x7e, 0xc0 + 1, i)]),
-    pooledTx: () => undefined,
+    pooledTx: (h) => pool.get(Buffer.from(h).toString('hex')),
   };
   const schedule = gatherForks(config, 0n);
   const genesis = hashes[0] as Uint8Array;
@@ -47,10 +48,12 @@ function toyChain(genesisTag: number, n: number) {
     forkId: () => forkIdAt(schedule, genesis, BigInt(n - 1), 10n),
     checkForkId: createForkFilter(schedule, genesis, () => ({ number: BigInt(n - 1), time: 10n })),
     serve,
-    addRemoteTx: () => undefined,
-    knownTx: () => false,
+    addRemoteTx: (raw) => {
+      received.push(raw);
+    },
+    knownTx: (h) => pool.has(Buffer.from(h).toString('hex')),
   };
-  return { chain, hashes, headers };
+  return { chain, hashes, headers, received };
 }
 
 function options(extra: Partial<P2pOptions> = {}): P2pOptions {
@@ -147,5 +150,24 @@ describe('P2pServer', () => {
       requiredBlocks: new Map([[4n, a.hashes[4] as Uint8Array]]),
     });
     await firstPeer(third);
+  });
+
+  it('gossips transactions: announcement, fetch, pool admission; nothing with gossip off', async () => {
+    const typed = Uint8Array.of(0x02, 0xc3, 0x01, 0x02, 0x03);
+    const hash = keccak256(typed);
+    const pool = new Map([[Buffer.from(hash).toString('hex'), typed]]);
+    const a = toyChain(1, 3, pool);
+    const b = toyChain(1, 3);
+    const off = toyChain(1, 3);
+    const first = await start(a.chain);
+    const second = await start(b.chain, { bootnodes: [first.enode()] });
+    const third = await start(off.chain, { bootnodes: [first.enode()], txGossip: false });
+    await firstPeer(second);
+    await firstPeer(third);
+    await new Promise((r) => setTimeout(r, 300));
+    first.announceTransactions([2], [typed.length + 1], [hash]);
+    for (let i = 0; i < 50 && b.received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(b.received).toEqual([typed]);
+    expect(off.received).toEqual([]);
   });
 });
