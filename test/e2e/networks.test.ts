@@ -143,10 +143,10 @@ describe('tern-exec --stack-network', () => {
 });
 
 describe('tern-exec L1 network flags', () => {
-  it('--hoodi serves geth’s Hoodi genesis block and says once that it cannot sync from peers yet', async () => {
+  it('--hoodi serves geth’s Hoodi genesis block and says once that it waits for a consensus client', async () => {
     const { block, output } = await startAndReadGenesis('hoodi', ['--hoodi']);
     expect(block.hash).toBe('0xbbe312868b376a3001692a646dd2d7d1e4406380dfd86b98aa8a34d1557c971b');
-    expect(output.match(/Cannot sync from peers yet/g)?.length).toBe(1);
+    expect(output.match(/Waiting for a consensus client/g)?.length).toBe(1);
   }, 180_000);
 
   it('refuses two networks at once, exit 2', () => {

@@ -25,8 +25,10 @@ import {
 import type { ExecObservabilityOptions } from '../exec/metrics/observability.js';
 import { ipcEndpoint } from '../exec/node.js';
 import type { ExecOptions } from '../exec/options.js';
+import type { P2pNodeOptions } from '../exec/p2p/options.js';
 import type { ChainSetupOptions } from '../exec/rollup/chainSetup.js';
 import type { RollupOptions } from '../exec/rollup/options.js';
+import { L1_PRESETS } from '../networks/l1.js';
 import { fromHex } from '../primitives/bytes.js';
 import { selectedL1Network } from './execNetworks.js';
 import type { Settings } from './parse.js';
@@ -194,6 +196,7 @@ export function execNodeOptions(
     // (with a spare core: exec/chain/stagePools.ts) unless --cache.noprefetch.
     trieHasher: { cacheMB: storage.cache.trieCleanMB, prefetch: !get<boolean>('cache.noprefetch') },
     rollup: rollupOptions(settings),
+    p2p: p2pOptions(settings),
     // Without --http there is no listener to serve it on; execOptions refuses that when the node runs.
     graphql: settings.get<boolean>('http') ? graphqlOptions(settings) : undefined,
     ipcPath: get<boolean>('ipcdisable') ? undefined : ipcEndpoint(datadir, get<string | undefined>('ipcpath')),
@@ -233,6 +236,39 @@ export function execNodeOptions(
         minSuggestedPriorityFee: BigInt(get<number>('gpo.minsuggestedpriorityfee')),
       },
     },
+  };
+}
+
+/** Section 2.11's networking flags, --eth.requiredblocks and --rollup.disabletxpoolgossip. */
+export function p2pOptions(settings: SettingsLike): P2pNodeOptions {
+  const get = <T>(name: string): T => settings.get<T>(name);
+  const noDiscover = get<boolean>('nodiscover');
+  const port = get<number>('port');
+  const l1 = selectedL1Network(settings);
+  const bootnodes = get<string[] | undefined>('bootnodes');
+  const nonEmptyList = (v: string[] | undefined): string[] => (v ?? []).map((x) => x.trim()).filter((x) => x !== '');
+  return {
+    enabled: get<number>('maxpeers') > 0,
+    port,
+    // geth: the discovery port follows --port unless given.
+    discoveryPort: !settings.isSet('discovery.port') ? port : get<number>('discovery.port'),
+    discv4: get<boolean>('discovery.v4') && !noDiscover,
+    discv5: get<boolean>('discovery.v5') && !noDiscover,
+    dns: noDiscover ? [] : nonEmptyList(get<string[] | undefined>('discovery.dns')),
+    bootnodes:
+      bootnodes !== undefined ? nonEmptyList(bootnodes) : l1 !== undefined ? [...L1_PRESETS[l1].bootnodes] : [],
+    maxPeers: get<number>('maxpeers'),
+    maxPendingPeers: get<number>('maxpendpeers'),
+    nat: get<string>('nat'),
+    netRestrict: get<string[] | undefined>('netrestrict') ?? [],
+    nodeKeyHex: get<string | undefined>('nodekeyhex'),
+    nodeKeyFile: get<string | undefined>('nodekey'),
+    identity: get<string | undefined>('identity'),
+    requiredBlocks: nonEmptyList(get<string[] | undefined>('eth.requiredblocks')).map((item) => {
+      const [n, h] = item.split('=');
+      return [BigInt(n as string), h as string];
+    }),
+    txGossip: !get<boolean>('rollup.disabletxpoolgossip'),
   };
 }
 
@@ -310,7 +346,8 @@ function devOptions(settings: Settings): DevOptions {
     gasLimit: BigInt(settings.get<number>('dev.gaslimit')),
     period: settings.get<number>('dev.period'),
     beacon: { host: settings.get<string>('dev.beacon.addr'), port: settings.get<number>('dev.beacon.port') },
-    nodeAt: (datadir) => execNodeOptions(settings, { datadir, networkId }),
+    // geth's --dev runs without peers (MaxPeers 0, no discovery).
+    nodeAt: (datadir) => ({ ...execNodeOptions(settings, { datadir, networkId }), p2p: undefined }),
   };
 }
 

@@ -31,7 +31,8 @@ export function engineArgs(n: RoleNode, datadir: string, host: string, caps: Cap
     `--authrpc.addr=${host}`,
     `--authrpc.port=${port(n.engine)}`,
     `--authrpc.jwtsecret=${n.jwtSecret}`,
-    ...builtArgs(caps, 'exec', [['ipcdisable']]),
+    // Each engine's devp2p listener on a free port (several engines share the host).
+    ...builtArgs(caps, 'exec', [['ipcdisable'], ['port', '0']]),
   ];
 }
 

@@ -23,7 +23,7 @@ import { type ExecNode, runNode } from './node.js';
 import type { ExecContext } from './options.js';
 
 /** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
-const NOT_BUILT_DEFAULT_ON = ['P2P networking (devp2p, --maxpeers > 0)'];
+const NOT_BUILT_DEFAULT_ON = ['discovery v5 (--discovery.v5)', 'snap sync (--syncmode snap runs full sync)'];
 
 async function startExec({ settings, log, lifecycle }: ProgramContext): Promise<undefined | 'done'> {
   // The flags become typed options here, once; nothing below reads a flag by name.

@@ -1,7 +1,6 @@
-// What the networking flags mean while tern-exec has no execution-layer P2P: --maxpeers, --nodiscover and
-// --syncmode ask for no more than tern does (no peers, no discovery, every block executed), so they are accepted
-// and said once at startup as what they do. Flags that ask for networking (--bootnodes, --port, --nat...) stay
-// refused by the flag table.
+// The startup line for --maxpeers, --nodiscover and --syncmode: what they mean for tern-exec. The network
+// itself (listener, discovery, peers) is ./p2p and block sync from peers is ./sync; the snap client is not built,
+// so --syncmode snap is said as what it does (full sync).
 import type { Logger } from '../common/logger/index.js';
 
 export interface NetworkingNote {
@@ -20,12 +19,15 @@ export interface NetworkingOptions {
 export function networkingNote(opts: NetworkingOptions): NetworkingNote {
   const { maxPeers, syncMode } = opts;
   return {
-    message: 'Execution-layer P2P is not built: running with no peers and no discovery',
+    message: maxPeers === 0 ? 'Networking off (--maxpeers 0): no peers and no discovery' : 'Networking settings',
     fields: {
       maxpeers: maxPeers,
       nodiscover: opts.noDiscover,
-      syncmode: syncMode === 'full' ? 'full' : `${syncMode} (snap sync is not built: every block is executed)`,
-      blocksFrom: 'the consensus node over the Engine API',
+      syncmode: syncMode === 'full' ? 'full' : `${syncMode} (snap sync is not built: full sync, every block executed)`,
+      blocksFrom:
+        maxPeers === 0
+          ? 'the consensus node over the Engine API'
+          : 'the consensus node over the Engine API, and peers (full sync) for heads it names that are missing here',
     },
   };
 }

@@ -42,6 +42,9 @@ import type { ResolvedStorageSettings } from './history/options.js';
 import { startStorageTasks } from './history/start.js';
 import type { ExecObservability } from './metrics/observability.js';
 import type { ExecContext } from './options.js';
+import type { P2pNodeOptions } from './p2p/options.js';
+import type { P2pServer } from './p2p/server.js';
+import { startP2p } from './p2p/start.js';
 import { setupChainConfig } from './rollup/chainSetup.js';
 import type { RollupOptions } from './rollup/options.js';
 import { createRollupServices } from './rollup/services.js';
@@ -114,6 +117,8 @@ export interface ExecNodeOptions {
   sync?: { mode: SyncMode; target: Uint8Array | undefined } | undefined;
   /** Threads of each tx-admission pool (signatures, blob proofs); 0 checks on this thread. Default: every core. */
   admissionWorkers?: number | undefined;
+  /** The execution-layer network (./p2p); absent: none (tests, embedded nodes). */
+  p2p?: P2pNodeOptions | undefined;
 }
 
 export interface ExecNode {
@@ -132,6 +137,8 @@ export interface ExecNode {
   readonly store: ChainStore;
   /** snap/1 answers from this node's state, for the execution-layer transport to serve. */
   readonly snap: SnapServer;
+  /** The execution-layer network when it runs (its PeerSet is what the sync side uses). */
+  readonly p2p: P2pServer | undefined;
 }
 
 /** geth's IPCEndpoint: a bare file name lives in the data directory, anything with a directory part is used as is. */
@@ -214,6 +221,22 @@ export async function startExecNode(
     ? createRollupServices(opts.rollup, { backend, pool: txpool, store, logger: logger.child('rollup') })
     : undefined;
   if (rollup) lifecycle.onStop('rollup RPC clients', () => rollup.close());
+  // snap/1 answers from this node's state, served to peers by the execution-layer transport.
+  const snap = createSnapServer({ snapshot: () => db.kv.snapshot() });
+  const p2p =
+    opts.p2p === undefined
+      ? undefined
+      : await startP2p(opts.p2p, {
+          db,
+          store,
+          pool: txpool,
+          networkId: backend.networkId,
+          datadir: opts.datadir,
+          clientVersion: backend.clientVersion,
+          logger: logger.child('p2p'),
+          lifecycle,
+          snapServer: snap,
+        });
   const registry = registerExecApis(
     new RpcRegistry(),
     backend,
@@ -225,7 +248,7 @@ export async function startExecNode(
       accounts: deps.accounts,
       rollup: rollup?.eth,
     },
-    { datadir: opts.datadir },
+    { datadir: opts.datadir, network: p2p },
   );
   const metrics = deps.observability?.rpcMetrics((method) => registry.lookupMethod(method) !== undefined);
   const rpcDeps = { registry, logger, metrics };
@@ -284,14 +307,16 @@ export async function startExecNode(
     backend.pendingBlocks = pending;
     lifecycle.onStop('pending block', () => pending.close());
   }
-  if (deps.peers === undefined && opts.sync?.target !== undefined)
+  // The sync's peers: the execution-layer network's when it runs (tests may hand their own).
+  const peers = deps.peers ?? p2p;
+  if (peers === undefined && opts.sync?.target !== undefined)
     throw new UsageError('--synctarget needs peers to sync from, and this node runs without execution-layer peers');
   let engine: EngineApi | undefined;
   const sync =
-    deps.peers === undefined
+    peers === undefined
       ? undefined
       : startSync({
-          peers: deps.peers,
+          peers,
           store,
           importer,
           logger: logger.child('sync'),
@@ -368,8 +393,7 @@ export async function startExecNode(
     });
   }
   deps.observability?.chainReady(store);
-  const snap = createSnapServer({ snapshot: () => db.kv.snapshot() });
-  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap };
+  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap, p2p };
 }
 
 /**
@@ -405,8 +429,9 @@ export async function runNode(ctx: ExecContext, observability?: ExecObservabilit
   const era = attachEraHistory(db, options.database.era, logger);
   if (era !== undefined) ctx.lifecycle.onStop('era history', () => era.close());
   if (options.chainSetup.l1Network !== undefined) {
-    // An L1 preset gives the genesis and the chain rules; blocks past genesis come only from `tern-exec import`.
-    logger.warn('Cannot sync from peers yet: execution-layer P2P is not built; serving blocks added by import', {
+    // An L1 preset gives the genesis and the chain rules; past the merge, what to sync to comes from a consensus
+    // client over the Engine API (as for geth), so without one only blocks added by `tern-exec import` are served.
+    logger.warn('Waiting for a consensus client: an L1 network syncs from peers to the heads it sends', {
       network: options.chainSetup.l1Network,
     });
   }

@@ -69,7 +69,7 @@ export const CHAIN_FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated <number>=<hash> block mappings that peers must have to be accepted',
     category: CHAIN,
     toml: 'Tern.RequiredBlocks',
-    implemented: false,
+    implemented: true,
     check: checkRequiredBlocks,
   },
   {

@@ -10,7 +10,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated enode URLs for P2P discovery bootstrap',
     category: P2P,
     toml: 'Node.P2P.BootstrapNodes',
-    implemented: false,
+    implemented: true,
     check: checkBootnodes,
   },
   {
@@ -19,17 +19,17 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Comma-separated enrtree:// DNS discovery entry points (an empty string disables DNS discovery)',
     category: P2P,
     toml: 'Eth.EthDiscoveryURLs',
-    implemented: false,
+    implemented: true,
     check: checkDnsDiscovery,
   },
   {
     name: 'discovery.port',
     kind: 'port',
     default: 30303,
-    help: 'UDP port for P2P discovery',
+    help: 'UDP port for P2P discovery (the --port value unless set)',
     category: P2P,
     toml: 'Node.P2P.DiscAddr',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'discovery.v4',
@@ -39,7 +39,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Enable discovery v4',
     category: P2P,
     toml: 'Node.P2P.DiscoveryV4',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'discovery.v5',
@@ -57,13 +57,13 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Custom node name',
     category: P2P,
     toml: 'Node.UserIdent',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'maxpeers',
     kind: 'uint',
     default: 50,
-    help: 'Maximum number of peers (0 disables the network); until execution-layer P2P is built tern-exec has no peers, whatever the value',
+    help: 'Maximum number of peers (0 disables the network)',
     category: P2P,
     toml: 'Node.P2P.MaxPeers',
     implemented: true,
@@ -75,7 +75,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Maximum number of pending connection attempts (0 = defaults)',
     category: P2P,
     toml: 'Node.P2P.MaxPendingPeers',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'nat',
@@ -84,7 +84,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'NAT port mapping: any, none, upnp, pmp, pmp:<IP>, extip:<IP> or stun:<IP:PORT>',
     category: P2P,
     toml: 'Node.P2P.NAT',
-    implemented: false,
+    implemented: true,
     check: checkNat,
   },
   {
@@ -93,7 +93,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Restrict network communication to these comma-separated CIDR masks',
     category: P2P,
     toml: 'Node.P2P.NetRestrict',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'nodekey',
@@ -101,7 +101,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'P2P node key file',
     category: P2P,
     toml: 'Tern.NodeKey',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'nodekeyhex',
@@ -109,7 +109,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'P2P node key as hex (for testing)',
     category: P2P,
     toml: 'Tern.NodeKeyHex',
-    implemented: false,
+    implemented: true,
     check: checkNodeKey,
   },
   {
@@ -128,6 +128,6 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Network listening port',
     category: P2P,
     toml: 'Node.P2P.ListenAddr',
-    implemented: false,
+    implemented: true,
   },
 ];

@@ -69,7 +69,14 @@ export function registerExecApis(
   }
   return registry
     .registerNamespace('eth', eth)
-    .registerNamespace('net', netNamespace({ networkId: backend.networkId, chainId: backend.config.chainId }))
+    .registerNamespace(
+      'net',
+      netNamespace({
+        networkId: backend.networkId,
+        chainId: backend.config.chainId,
+        ...(admin?.network ? { peerCount: () => admin.network?.peerCount() ?? 0 } : {}),
+      }),
+    )
     .registerNamespace('web3', web3Namespace(backend.clientVersion))
     .registerNamespace('debug', debugNamespace(backend));
 }

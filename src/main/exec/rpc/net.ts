@@ -1,5 +1,5 @@
 // The `net` namespace (geth's NetAPI): the network id (--networkid, or the chain id when it is 0), always
-// listening, and the peer count (tern-exec has no P2P layer yet, so no peers).
+// listening (as geth), and the peer count of the execution-layer network (0 when it is off).
 import { checkArity } from '../../common/rpc/params.js';
 import type { RpcHandler } from '../../common/rpc/registry.js';
 

@@ -1,6 +1,5 @@
-// The networking flags tern-exec accepts while it has no execution-layer P2P: the seed's "Minimum" profile and
-// geth's `--nodiscover --maxpeers 0` start and are logged as what they mean; flags that ask for networking tern
-// does not have stay refused.
+// The networking flags: the seed's "Minimum" profile and geth's `--nodiscover --maxpeers 0` are accepted and
+// logged as what they mean; section 2.11's flags are accepted now that the network is built (discv5 excepted).
 import { describe, expect, it } from 'vitest';
 import { EXEC_PROGRAM } from '../../../../src/main/cli/execFlags.js';
 import { execOptions } from '../../../../src/main/cli/execOptions.js';
@@ -9,7 +8,7 @@ import { networkingNote } from '../../../../src/main/exec/networking.js';
 
 const parse = (argv: string[]) => parseSettings(EXEC_PROGRAM, { argv, env: {} });
 
-describe('networking flags without execution-layer P2P', () => {
+describe('networking flags', () => {
   it("accept the seed's Minimum profile (--syncmode=full --maxpeers=50)", () => {
     const s = parse([
       '--datadir=/tmp/x',
@@ -27,7 +26,8 @@ describe('networking flags without execution-layer P2P', () => {
     ]);
     expect(unsupportedSettings(s)).toEqual([]);
     const note = networkingNote(execOptions(s).networking);
-    expect(note.message).toMatch(/no peers/);
+    expect(note.message).toBe('Networking settings');
+    expect(execOptions(s).node.p2p).toMatchObject({ enabled: true, maxPeers: 50, txGossip: false });
     expect(note.fields).toMatchObject({ maxpeers: 50, nodiscover: false, syncmode: 'full' });
   });
 
@@ -35,14 +35,37 @@ describe('networking flags without execution-layer P2P', () => {
     const s = parse(['--nodiscover', '--maxpeers', '0']);
     expect(unsupportedSettings(s)).toEqual([]);
     expect(networkingNote(execOptions(s).networking).fields).toMatchObject({ maxpeers: 0, nodiscover: true });
+    expect(networkingNote(execOptions(s).networking).message).toMatch(/no peers/);
+    expect(execOptions(s).node.p2p).toMatchObject({ enabled: false, discv4: false, discv5: false });
     expect(networkingNote(execOptions(parse([])).networking).fields.syncmode).toMatch(/^snap \(snap sync is not built/);
   });
 
-  it('keep refusing flags that ask for networking tern does not have', () => {
-    expect(unsupportedSettings(parse([`--bootnodes=enode://${'ab'.repeat(64)}@1.2.3.4:30303`]))).toEqual([
-      '--bootnodes',
+  it('accept the section 2.11 flags and turn them into the network options', () => {
+    const enode = `enode://${'ab'.repeat(64)}@1.2.3.4:30303`;
+    const s = parse([
+      `--bootnodes=${enode}`,
+      '--port=30304',
+      '--discovery.v4',
+      '--nat=extip:5.6.7.8',
+      '--netrestrict=10.0.0.0/8',
+      '--nodekeyhex=0x' + '11'.repeat(32),
+      '--identity=replica-1',
+      '--maxpendpeers=7',
+      `--eth.requiredblocks=5=0x${'cd'.repeat(32)}`,
     ]);
-    expect(unsupportedSettings(parse(['--port=30304']))).toEqual(['--port']);
-    expect(unsupportedSettings(parse(['--nodiscover', '--maxpeers=0', '--nat=none']))).toEqual(['--nat']);
+    expect(unsupportedSettings(s)).toEqual([]);
+    expect(execOptions(s).node.p2p).toMatchObject({
+      bootnodes: [enode],
+      port: 30304,
+      discoveryPort: 30304,
+      discv4: true,
+      nat: 'extip:5.6.7.8',
+      netRestrict: ['10.0.0.0/8'],
+      identity: 'replica-1',
+      maxPendingPeers: 7,
+      requiredBlocks: [[5n, `0x${'cd'.repeat(32)}`]],
+    });
+    expect(execOptions(parse(['--port=1', '--discovery.port=2'])).node.p2p?.discoveryPort).toBe(2);
+    expect(execOptions(parse(['--mainnet'])).node.p2p?.bootnodes.length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,255 @@
+// Two tern-exec processes on loopback (real binaries over dist/): the first holds the execution-apis test chain,
+// the second starts empty with --bootnodes set to the first's enode (from admin_nodeInfo). They connect
+// (admin_peers, net_peerCount 1 on both), STATUS agrees (the second sees the first's head), and a SyncPeer in this
+// process, speaking eth/68 to the first, gets its headers, bodies and receipts with the right hashes. And geth's
+// private-node habit `--nodiscover --maxpeers 0` starts with the network off.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/main/common/logger/index.js';
+import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
+import { openDatabase } from '../../src/main/exec/db/open.js';
+import { loadNodeKey } from '../../src/main/exec/p2p/nodeKey.js';
+import { P2pServer } from '../../src/main/exec/p2p/server.js';
+import { localChain } from '../../src/main/exec/p2p/start.js';
+import type { SyncPeer } from '../../src/main/exec/sync/peer.js';
+import type { TernTxPool } from '../../src/main/exec/txpool/pool.js';
+import { keccak256 } from '../../src/main/native/keccak.js';
+import { decodeReceipt } from '../../src/main/primitives/receipt/receipt.js';
+import { asList, type RlpInput, rlpDecode, rlpEncode } from '../../src/main/primitives/rlp.js';
+import { FIXTURES, ROOT } from '../helpers/paths.js';
+
+const BIN = join(ROOT, 'bin/tern-exec.js');
+const APIS = join(FIXTURES, 'execution-apis/tests');
+const work = mkdtempSync(join(tmpdir(), 'tern-devp2p-'));
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+  return env;
+}
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000 });
+  expect(r.status, r.stderr).toBe(0);
+}
+
+async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+interface Node {
+  proc: ChildProcess;
+  logs: string;
+  rpc: string;
+}
+
+const nodes: Node[] = [];
+
+async function startNode(datadir: string, extra: string[], readyLine = 'Not built yet'): Promise<Node> {
+  const [http, auth] = [await freePort(), await freePort()];
+  const proc = spawn(
+    process.execPath,
+    [
+      BIN,
+      `--datadir=${datadir}`,
+      '--http',
+      '--http.addr=127.0.0.1',
+      `--http.port=${http}`,
+      '--http.api=eth,net,admin',
+      `--authrpc.port=${auth}`,
+      '--ipcdisable',
+      '--log.format=logfmt',
+      ...extra,
+    ],
+    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const node: Node = { proc, logs: '', rpc: `http://127.0.0.1:${http}` };
+  nodes.push(node);
+  proc.stdout?.on('data', (d) => {
+    node.logs += String(d);
+  });
+  proc.stderr?.on('data', (d) => {
+    node.logs += String(d);
+  });
+  for (let i = 0; i < 300 && !node.logs.includes(readyLine); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!node.logs.includes(readyLine)) throw new Error(`tern-exec did not start:\n${node.logs}`);
+  return node;
+}
+
+async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await f();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 200));
+    v = await f();
+  }
+  return v;
+}
+
+afterAll(async () => {
+  for (const n of nodes) {
+    if (n.proc.exitCode === null) {
+      n.proc.kill('SIGTERM');
+      await new Promise((r) => n.proc.once('exit', r));
+    }
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('two tern-exec processes over devp2p', () => {
+  let first: Node;
+  let second: Node;
+  let enode: string;
+
+  beforeAll(async () => {
+    const a = join(work, 'a');
+    const b = join(work, 'b');
+    run(['--datadir', a, 'init', join(APIS, 'genesis.json')]);
+    run(['--datadir', a, 'import', join(APIS, 'chain.rlp')]);
+    run(['--datadir', b, 'init', join(APIS, 'genesis.json')]);
+    first = await startNode(a, ['--port=0', '--nat=extip:127.0.0.1']);
+    enode = (await rpc<{ enode: string }>(first.rpc, 'admin_nodeInfo')).enode;
+    second = await startNode(b, ['--port=0', '--nat=extip:127.0.0.1', `--bootnodes=${enode}`]);
+  }, 90_000);
+
+  it('connect: admin_peers and net_peerCount on both, and STATUS agrees', async () => {
+    const info = await rpc<{
+      enode: string;
+      enr: string;
+      ports: { listener: number };
+      protocols: { eth: { head: string; genesis: string } };
+    }>(first.rpc, 'admin_nodeInfo');
+    expect(info.enode).toMatch(/^enode:\/\/[0-9a-f]{128}@127\.0\.0\.1:\d+$/);
+    expect(info.enr).toMatch(/^enr:/);
+    expect(
+      await until(
+        () => rpc<string>(second.rpc, 'net_peerCount'),
+        (c) => c === '0x1',
+      ),
+    ).toBe('0x1');
+    expect(
+      await until(
+        () => rpc<string>(first.rpc, 'net_peerCount'),
+        (c) => c === '0x1',
+      ),
+    ).toBe('0x1');
+    const peers = await rpc<Array<{ enode: string; caps: string[]; protocols: { eth: { head: string } } }>>(
+      second.rpc,
+      'admin_peers',
+    );
+    expect(peers).toHaveLength(1);
+    expect(peers[0]?.caps).toContain('eth/68');
+    // The head the first announced in STATUS is its chain head.
+    expect(peers[0]?.protocols.eth.head).toBe(info.protocols.eth.head);
+    expect(await rpc<boolean>(second.rpc, 'net_listening')).toBe(true);
+  });
+
+  it("serves the first's headers, bodies and receipts through a SyncPeer", async () => {
+    // This process's own view of the same chain (its genesis and config), for the handshake.
+    const c = join(work, 'c');
+    run(['--datadir', c, 'init', join(APIS, 'genesis.json')]);
+    const db = await openDatabase({ datadir: c });
+    const store = new ChainStore(db);
+    const pool = { get: () => undefined, networkForm: () => new Uint8Array(), add: async () => undefined };
+    const chain = localChain({ db, store, pool: pool as unknown as TernTxPool, networkId: 0n }, false);
+    const logger = createLogger({ level: 'silent', format: 'json' }).logger;
+    const server = new P2pServer(
+      {
+        port: 0,
+        discoveryPort: 0,
+        listenHost: '127.0.0.1',
+        discv4: false,
+        bootnodes: [enode],
+        dnsNetworks: [],
+        maxPeers: 5,
+        maxPendingPeers: 0,
+        externalIp: '127.0.0.1',
+        netRestrict: [],
+        clientId: 'tern-exec/e2e',
+        requiredBlocks: new Map(),
+        txGossip: false,
+      },
+      loadNodeKey({}),
+      chain,
+      undefined,
+      logger,
+    );
+    try {
+      await server.start();
+      const peer = await new Promise<SyncPeer>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error('no peer')), 15_000);
+        server.onPeer((p) => {
+          clearTimeout(t);
+          resolve(p);
+        });
+      });
+      const head = BigInt(await rpc<string>(first.rpc, 'eth_blockNumber'));
+      expect(head).toBeGreaterThan(3n);
+      const headers = await peer.getBlockHeaders({ origin: 1n, amount: Number(head), skip: 0, reverse: false });
+      expect(headers).toHaveLength(Number(head));
+      const blocks: Array<{ hash: string; transactions: string[]; receiptsRoot: string }> = [];
+      for (let n = 1n; n <= head; n++)
+        blocks.push(await rpc(first.rpc, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]));
+      expect(headers.map((h) => hex(keccak256(h)))).toEqual(blocks.map((b) => b.hash));
+
+      const hashes = headers.map((h) => keccak256(h));
+      const bodies = await peer.getBlockBodies(hashes);
+      expect(bodies).toHaveLength(hashes.length);
+      for (const [i, body] of bodies.entries()) {
+        const txs = asList(asList(rlpDecode(body), 'body')[0], 'txs');
+        // Typed transactions are strings holding type ‖ payload; legacy ones are lists.
+        const txHashes = txs.map((t) => hex(keccak256(t instanceof Uint8Array ? t : rlpEncode(t as RlpInput))));
+        expect(txHashes).toEqual(blocks[i]?.transactions);
+      }
+      const receipts = await peer.getReceipts(hashes);
+      expect(receipts).toHaveLength(hashes.length);
+      for (const [i, list] of receipts.entries()) {
+        expect(list).toHaveLength(blocks[i]?.transactions.length ?? -1);
+        for (const [j, r] of list.entries()) {
+          const mine = await rpc<{ cumulativeGasUsed: string; status: string }>(
+            first.rpc,
+            'eth_getTransactionReceipt',
+            [blocks[i]?.transactions[j]],
+          );
+          const decoded = decodeReceipt(r);
+          expect(`0x${decoded.cumulativeGasUsed.toString(16)}`).toBe(mine.cumulativeGasUsed);
+        }
+      }
+    } finally {
+      await server.stop();
+      await db.close();
+    }
+  }, 60_000);
+});
+
+describe('tern-exec --nodiscover --maxpeers 0', () => {
+  it('starts with the network off', async () => {
+    const d = join(work, 'private');
+    run(['--datadir', d, 'init', join(APIS, 'genesis.json')]);
+    const n = await startNode(d, ['--nodiscover', '--maxpeers', '0']);
+    expect(n.logs).toMatch(/P2P off/);
+    expect(await rpc<string>(n.rpc, 'net_peerCount')).toBe('0x0');
+    expect((await rpc<{ enode: string }>(n.rpc, 'admin_nodeInfo')).enode).toBe('');
+  }, 60_000);
+});
