@@ -36,6 +36,16 @@ describe('devnet P2P', () => {
     }
   });
 
+  it("peers the engines over devp2p: each lists its enode, the sequencer's engine has a peer", async () => {
+    for (const n of info.nodes) expect(n.elP2P?.enode).toMatch(/^enode:\/\/[0-9a-f]{128}@127\.0\.0\.1:\d+$/);
+    const [seq] = info.nodes as [NodeInfo];
+    const count = await pollUntil('a devp2p peer on the sequencer engine', 30_000, out, async () => {
+      const c = await rpcCall<string>(seq.execRpc, 'net_peerCount');
+      return c !== undefined && Number(c) > 0 ? c : undefined;
+    });
+    expect(Number(count)).toBeGreaterThan(0);
+  });
+
   it("keeps the replica's unsafe head within one block of the sequencer's, with the peer and its scores", async () => {
     const [seq, replica] = info.nodes as [NodeInfo, NodeInfo];
     await pollUntil('the replica to follow gossip', 60_000, out, async () => {

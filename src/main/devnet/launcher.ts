@@ -13,7 +13,7 @@ import { anvilArgs, type BeaconProxy, startBeaconProxy } from './anvil.js';
 import { builtArgs, type Capabilities, type Role } from './capabilities.js';
 import { type FaultProxy, type Faults, startFaultProxy } from './faultProxy.js';
 import { genesisBlockId, L1_PORTAL_ADDRESS, l1GenesisJson, l2GenesisJson, type ScheduledUpgrades } from './genesis.js';
-import { type NodeP2P, nodeP2P } from './p2p.js';
+import { type EngineP2P, engineP2P, type NodeP2P, nodeP2P } from './p2p.js';
 import { freePorts } from './ports.js';
 import { describeExit, type ExitInfo, ManagedProcess, waitReady } from './process.js';
 import { engineArgs, rollupNodeArgs } from './roleArgs.js';
@@ -77,6 +77,8 @@ export interface NodeInfo {
   jwtSecret: string;
   /** The rollup node's P2P identity and listen address; null when this build cannot run P2P. */
   p2p: NodeP2P | null;
+  /** The engine's devp2p identity (the engines peer with each other); null when not built. */
+  elP2P?: EngineP2P | null | undefined;
   /** In-process: one tern-pair process, so both pids (and both logs) are the same. */
   pids: { exec?: number; node?: number };
   logs: { exec: string; node: string };
@@ -116,7 +118,7 @@ const FILES = {
 
 const L1_CHAIN_ID = 1337;
 /** Per rollup node: engine HTTP, engine auth, node RPC, metrics, P2P TCP. */
-const PORTS_PER_NODE = 5;
+const PORTS_PER_NODE = 6;
 const L2_GAS_LIMIT = 30_000_000n;
 
 function fail(code: string, message: string): never {
@@ -277,6 +279,9 @@ export class Devnet {
       const p2p = caps.built('node', 'p2p.static')
         ? nodeP2P(this.#path(`p2p-${name}.txt`), o.host, ports[base + 4] as number)
         : null;
+      const elP2P = caps.built('exec', 'bootnodes')
+        ? engineP2P(this.#path(`nodekey-${name}.txt`), o.host, ports[base + 5] as number)
+        : null;
       return {
         name,
         role: i === 0 ? 'sequencer' : 'replica',
@@ -286,6 +291,7 @@ export class Devnet {
         metrics: url(ports[base + 3] as number),
         jwtSecret,
         p2p,
+        elP2P,
         pids: {},
         logs: { exec: this.#path('logs', `${name}-exec.log`), node: this.#path('logs', `${name}-node.log`) },
       };
@@ -348,12 +354,13 @@ export class Devnet {
     const nodeArgsContext = { ...nodeContext, p2pPeers };
     const paired = (n: NodeInfo) => inProcess && n.nodeRpc !== null;
 
+    const enodes = nodes.flatMap((n) => (n.elP2P ? [n.elP2P.enode] : []));
     // Execution engines, one per node, started together (in-process: the tern-pair processes).
     const engines = await Promise.all(
       nodes.map(async (n) => {
         const dir = this.#path(n.name, 'exec');
         if (!existsSync(join(dir, 'chaindata'))) await this.#init(`${n.name}-exec`, dir, this.#path(FILES.l2Genesis));
-        const exec = engineArgs(n, dir, o.host, caps);
+        const exec = engineArgs(n, dir, o.host, caps, enodes);
         if (!paired(n)) return this.#spawn(`${n.name}-exec`, o.programs.exec, exec);
         const nodeDir = this.#path(n.name, 'node');
         mkdirSync(nodeDir, { recursive: true });
@@ -406,6 +413,7 @@ export class Devnet {
     if (nodeProcs.length > 0) this.deps.print(`  ${nodeProcs.length} rollup node(s) answer`);
     for (const [n] of nodeProcs) {
       if (n.p2p !== null) this.deps.print(`  ${n.name} P2P: ${n.p2p.multiaddr}`);
+      if (n.elP2P) this.deps.print(`  ${n.name} engine devp2p: ${n.elP2P.enode}`);
     }
 
     // Batcher: it batches the sequencer's blocks, so it needs the sequencer's rollup node.

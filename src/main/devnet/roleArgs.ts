@@ -4,7 +4,7 @@
 // in that process); tern-exec still serves its authenticated endpoint with the node's JWT secret.
 import { accountFor } from './accounts.js';
 import { builtArgs, type Capabilities } from './capabilities.js';
-import type { NodeP2P } from './p2p.js';
+import type { EngineP2P, NodeP2P } from './p2p.js';
 
 /** What the devnet knows of one rollup node when it starts it (a subset of launcher.ts's NodeInfo). */
 export interface RoleNode {
@@ -16,12 +16,31 @@ export interface RoleNode {
   jwtSecret: string;
   /** null: P2P is not built, the node runs with --p2p.disable. */
   p2p?: NodeP2P | null | undefined;
+  /** The engine's devp2p identity and port; null: the engine's network is not built (a free port, no peers). */
+  elP2P?: EngineP2P | null | undefined;
 }
 
 const port = (u: string) => new URL(u).port;
 
-/** tern-exec serving `datadir` as the node's L2 engine. */
-export function engineArgs(n: RoleNode, datadir: string, host: string, caps: Capabilities): string[] {
+/** tern-exec serving `datadir` as the node's L2 engine; `enodes`: every engine's, for its bootnodes. */
+export function engineArgs(
+  n: RoleNode,
+  datadir: string,
+  host: string,
+  caps: Capabilities,
+  enodes: readonly string[] = [],
+): string[] {
+  const el = n.elP2P;
+  const others = el ? enodes.filter((e) => e !== el.enode) : [];
+  const network: [string, string?][] = el
+    ? [
+        ['port', String(el.port)],
+        ['nodekey', el.keyFile],
+        ['nat', `extip:${host}`],
+        ...(others.length > 0 ? ([['bootnodes', others.join(',')]] as [string, string][]) : []),
+      ]
+    : // Each engine's devp2p listener on a free port (several engines share the host).
+      [['port', '0']];
   return [
     `--datadir=${datadir}`,
     '--http',
@@ -31,8 +50,7 @@ export function engineArgs(n: RoleNode, datadir: string, host: string, caps: Cap
     `--authrpc.addr=${host}`,
     `--authrpc.port=${port(n.engine)}`,
     `--authrpc.jwtsecret=${n.jwtSecret}`,
-    // Each engine's devp2p listener on a free port (several engines share the host).
-    ...builtArgs(caps, 'exec', [['ipcdisable'], ['port', '0']]),
+    ...builtArgs(caps, 'exec', [['ipcdisable'], ...network]),
   ];
 }
 
