@@ -34,6 +34,8 @@ import { storageSize } from './db/resources.js';
 import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
 import { InlineBlockExecutor } from './executor/inline.js';
+import type { BlockExecutor } from './executor/interface.js';
+import { WorkerBlockExecutor } from './executor/worker.js';
 import { type GraphqlHttpOptions, graphqlRoutes } from './graphql/http.js';
 import type { TrieHasherOptions } from './hasher/interface.js';
 import type { ResolvedStorageSettings } from './history/options.js';
@@ -104,6 +106,12 @@ export interface ExecNodeOptions {
    * the hasher runs here anyway on the memory engine); false keeps both on this thread (tests, tiny machines).
    */
   blockWorkers?: boolean | undefined;
+  /**
+   * Where newPayload executes and forkchoice moves the head (./executor): 'inline' on this thread (default), or
+   * 'worker', a dedicated executor thread over the same LMDB environment. The memory engine, --vmtrace and
+   * preimage recording (--vmdebug, --cache.preimages) keep the inline executor whatever this says.
+   */
+  executor?: 'inline' | 'worker' | undefined;
 }
 
 export interface ExecNode {
@@ -269,7 +277,13 @@ export async function startExecNode(
   }
   const engine = new EngineApi(
     store,
-    new InlineBlockExecutor(store, importer, builder),
+    await openBlockExecutor(new InlineBlockExecutor(store, importer, builder), {
+      store,
+      opts,
+      flatState,
+      logger,
+      lifecycle,
+    }),
     { rollupHalt: opts.rollupHalt },
     {
       logger: logger.child('engine'),
@@ -331,6 +345,55 @@ export async function startExecNode(
   }
   deps.observability?.chainReady(store);
   return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store };
+}
+
+/**
+ * The executor the options ask for: the worker twin when asked and possible (an LMDB database, no in-thread hooks),
+ * the inline twin otherwise, saying why.
+ */
+async function openBlockExecutor(
+  inline: InlineBlockExecutor,
+  ctx: {
+    store: ChainStore;
+    opts: ExecNodeOptions;
+    flatState: ResolvedStorageSettings['flatState'] | undefined;
+    logger: Logger;
+    lifecycle: Lifecycle;
+  },
+): Promise<BlockExecutor> {
+  const { store, opts, logger } = ctx;
+  if ((opts.executor ?? 'inline') === 'inline') return inline;
+  const paths = store.db.paths;
+  const hooks = opts.vmtrace ? '--vmtrace' : opts.preimages ? 'preimage recording' : undefined;
+  if (paths === undefined || hooks !== undefined) {
+    logger.info('Block executor stays on the main thread', {
+      reason: paths === undefined ? 'the memory database cannot be shared with a thread' : `${hooks} is on`,
+    });
+    return inline;
+  }
+  try {
+    const executor = await WorkerBlockExecutor.start(
+      store,
+      inline,
+      {
+        paths,
+        blockCacheBytes: Math.max(1 << 20, Math.floor(store.db.blockCache.maxBytes / 4)),
+        stages: { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
+        flatState: ctx.flatState,
+      },
+      { logger },
+    );
+    ctx.lifecycle.onStop('block executor thread', () => executor.close());
+    logger.info('Block executor runs on its own thread', {
+      stateRoots: opts.blockWorkers === false ? 'inline' : 'worker',
+    });
+    return executor;
+  } catch (err) {
+    logger.warn('Block executor thread unavailable: blocks execute on the main thread', {
+      err: err instanceof Error ? err.message : String(err),
+    });
+    return inline;
+  }
 }
 
 /** tern-exec without a sub-command: open the database and serve it until stopped. */

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionPayload } from '../../../../../src/main/protocol/engine/types.js';
 import { RpcErrorCode } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import {
@@ -10,6 +10,7 @@ import {
   PRAGUE_TIME,
   pending,
   transfer,
+  useExecutor,
   ZERO32,
 } from './fixture.js';
 
@@ -31,7 +32,8 @@ async function built(f: EngineFixture, timestamp = 12n): Promise<ExecutionPayloa
   return f.api.getPayload(3, r.payloadId as Uint8Array).executionPayload;
 }
 
-describe('engine_newPayload', () => {
+describe.each(['inline', 'worker'] as const)('engine_newPayload (%s executor)', (executor) => {
+  beforeAll(() => useExecutor(executor));
   let f: EngineFixture;
   afterEach(async () => f.close());
 
