@@ -18,13 +18,12 @@ import type { BuildAttributes } from '../chain/builder.js';
 import type { ChainStore, HeadChange } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
 import type { ImportResult } from '../chain/importer.js';
+import type * as executorTasks from '../workers/executor.js';
 import type { ExecutorEnv } from '../workers/executor.js';
 import type { InlineBlockExecutor } from './inline.js';
 import type { BlockExecutor, BuiltPayload } from './interface.js';
 
-type ExecutorTasks = TaskMapOf<typeof import('../workers/executor.js')>;
-
-export type { ExecutorEnv };
+type ExecutorTasks = TaskMapOf<typeof executorTasks>;
 
 export class WorkerBlockExecutor implements BlockExecutor {
   private constructor(
