@@ -107,9 +107,10 @@ export interface ExecNodeOptions {
    */
   blockWorkers?: boolean | undefined;
   /**
-   * Where newPayload executes and forkchoice moves the head (./executor): 'inline' on this thread (default), or
-   * 'worker', a dedicated executor thread over the same LMDB environment. The memory engine, --vmtrace and
-   * preimage recording (--vmdebug, --cache.preimages) keep the inline executor whatever this says.
+   * Where newPayload executes and forkchoice moves the head (./executor): 'worker', a dedicated executor thread
+   * over the same LMDB environment (the default on LMDB), or 'inline' on this thread (the default on the memory
+   * engine). The memory engine, --vmtrace and preimage recording (--vmdebug, --cache.preimages) keep the inline
+   * executor whatever this says; so does --dev (its sealer moves the head on this thread).
    */
   executor?: 'inline' | 'worker' | undefined;
 }
@@ -362,8 +363,8 @@ async function openBlockExecutor(
   },
 ): Promise<BlockExecutor> {
   const { store, opts, logger } = ctx;
-  if ((opts.executor ?? 'inline') === 'inline') return inline;
   const paths = store.db.paths;
+  if ((opts.executor ?? (paths === undefined ? 'inline' : EXECUTOR_DEFAULT_ON_DISK)) === 'inline') return inline;
   const hooks = opts.vmtrace ? '--vmtrace' : opts.preimages ? 'preimage recording' : undefined;
   if (paths === undefined || hooks !== undefined) {
     logger.info('Block executor stays on the main thread', {
@@ -395,6 +396,9 @@ async function openBlockExecutor(
     return inline;
   }
 }
+
+/** The executor of a node on an LMDB database when the options do not say (ExecNodeOptions.executor). */
+const EXECUTOR_DEFAULT_ON_DISK: 'inline' | 'worker' = 'worker';
 
 /** tern-exec without a sub-command: open the database and serve it until stopped. */
 export async function runNode(ctx: ExecContext, observability?: ExecObservability): Promise<ExecNode> {

@@ -2,8 +2,10 @@
 // safe/finalized markers run on one dedicated thread (../workers/executor.ts) over the same LMDB environment, so
 // the coordinator only decodes, schedules and answers. After the thread moves the head, the coordinator's ChainStore
 // drops its cached head and the head events fire here, where their listeners live (tx pool, filters,
-// subscriptions). The coordinator's block cache needs nothing: its entries are keyed by hash and every hit is
-// confirmed against the database, which the thread's commits have already changed.
+// subscriptions). After every task the coordinator renews its LMDB read transaction (KVStore.renewReads): lmdb-js
+// renews a thread's shared read transaction at most once per event turn, and the task's answer can arrive in the
+// same turn as a read made before the thread's commit. The coordinator's block cache needs nothing: its entries are
+// keyed by hash and every hit is confirmed against the database, which the thread's commits have changed.
 //
 // Not moved yet, and delegated to the inline twin on the coordinator: block building for the sequencer (`build`,
 // which needs the tx pool's candidates) and storing a built block (`insertBuilt`, a write of what the coordinator
@@ -59,8 +61,12 @@ export class WorkerBlockExecutor implements BlockExecutor {
     return new WorkerBlockExecutor(store, inline, pool, env);
   }
 
-  insert(block: Block): Promise<ImportResult> {
-    return this.pool.run('insert', { env: this.env, block });
+  async insert(block: Block): Promise<ImportResult> {
+    try {
+      return await this.pool.run('insert', { env: this.env, block });
+    } finally {
+      this.store.db.kv.renewReads?.();
+    }
   }
 
   insertBuilt(hash: Uint8Array): Promise<boolean> {
@@ -77,8 +83,12 @@ export class WorkerBlockExecutor implements BlockExecutor {
     }
   }
 
-  setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
-    return this.pool.run('setForkchoiceMarkers', { env: this.env, safe, finalized }).then(() => undefined);
+  async setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
+    try {
+      await this.pool.run('setForkchoiceMarkers', { env: this.env, safe, finalized });
+    } finally {
+      this.store.db.kv.renewReads?.();
+    }
   }
 
   build(parent: Uint8Array, attrs: BuildAttributes): Promise<BuiltPayload> {
@@ -97,6 +107,7 @@ export class WorkerBlockExecutor implements BlockExecutor {
   /** Re-reads the head the thread wrote; when it moved, tells the coordinator's listeners. */
   private followHead(): void {
     const before = this.store.head().hash;
+    this.store.db.kv.renewReads?.();
     this.store.reloadHead();
     const head = this.store.head();
     if (Buffer.compare(before, head.hash) !== 0) headEvents(this.store.db).emit(head);

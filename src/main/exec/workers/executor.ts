@@ -42,7 +42,11 @@ async function open(env: ExecutorEnv): Promise<Opened> {
   const key = env.paths.chaindata;
   if (opened !== undefined) {
     const o = await opened;
-    if (o.key === key) return o;
+    if (o.key === key) {
+      // Reads of this task see what the coordinator committed since the last (a built block it stored).
+      o.db.kv.renewReads?.();
+      return o;
+    }
     await closeOpened(o);
   }
   opened = (async () => {
