@@ -365,7 +365,7 @@ async function openBlockExecutor(
   const { store, opts, logger } = ctx;
   const paths = store.db.paths;
   if ((opts.executor ?? (paths === undefined ? 'inline' : EXECUTOR_DEFAULT_ON_DISK)) === 'inline') return inline;
-  const hooks = opts.vmtrace ? '--vmtrace' : opts.preimages ? 'preimage recording' : undefined;
+  const hooks = opts.vmtrace ? '--vmtrace' : store.preimages ? 'preimage recording' : undefined;
   if (paths === undefined || hooks !== undefined) {
     logger.info('Block executor stays on the main thread', {
       reason: paths === undefined ? 'the memory database cannot be shared with a thread' : `${hooks} is on`,

@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportTimings } from '../../../../../src/main/exec/chain/importer.js';
 import type { ExecutionPayload } from '../../../../../src/main/protocol/engine/types.js';
 import { RpcErrorCode } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import {
@@ -50,9 +51,14 @@ describe.each(['inline', 'worker'] as const)('engine_newPayload (%s executor)', 
   it('executes a payload that is not ours (re-execution path) and reports a wrong state root as INVALID', async () => {
     f = await engineFixture();
     const p = await built(f);
-    const g = await engineFixture();
+    const timings: ImportTimings[] = [];
+    const g = await engineFixture({ imported: (t) => timings.push(t) });
     try {
       expect((await g.api.newPayload(3, p, [], BEACON)).status).toBe('VALID');
+      // The chain/* stage times come back from whichever thread executed the block.
+      expect(timings).toHaveLength(1);
+      expect(timings[0]?.execution).toBeGreaterThan(0);
+      expect(timings[0]?.persistence).toBeGreaterThan(0);
       const bad = { ...p, stateRoot: new Uint8Array(32).fill(1) };
       const { encodeHeader, headerHash } = await import('../../../../../src/main/primitives/block/header.js');
       void encodeHeader;

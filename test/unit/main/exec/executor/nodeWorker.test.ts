@@ -102,6 +102,9 @@ describe('tern-exec with the worker executor', () => {
   it('keeps the inline executor, saying why, for the memory engine and for preimage recording', async () => {
     const mem = await node(await openDatabase({ engine: 'memory' }), {});
     expect(mem.lines.find((l) => l.msg === 'Block executor stays on the main thread')?.reason).toMatch(/memory/);
+    // What the flags give without --vmdebug or --cache.preimages records nothing: the thread is used.
+    const off = await node(await lmdb(), { preimages: { sha3: false, trieKeys: false } });
+    expect(off.lines.some((l) => l.msg === 'Block executor runs on its own thread')).toBe(true);
     const pre = await node(await lmdb(), { preimages: { sha3: true, trieKeys: false } });
     expect(pre.lines.find((l) => l.msg === 'Block executor stays on the main thread')?.reason).toMatch(/preimage/);
   });
