@@ -264,224 +264,231 @@ function eip1559ParamsFor(n: number, t: number): string | undefined {
 
 const q = (n: bigint | number) => `0x${n.toString(16)}`;
 
-describe('a local OP chain driven through the Engine API across the fork schedule', () => {
-  let exec: ExecNode;
-  let rpc: RpcClient;
-  let stop: () => Promise<void>;
-  const secret = new Uint8Array(32).fill(0x5a);
+describe.each(['inline', 'worker'] as const)(
+  'a local OP chain driven through the Engine API across the fork schedule (%s executor)',
+  (executor) => {
+    let exec: ExecNode;
+    let rpc: RpcClient;
+    let stop: () => Promise<void>;
+    const secret = new Uint8Array(32).fill(0x5a);
 
-  beforeAll(async () => {
-    exec = await startExec(
-      opGenesisJson({
-        chainId: CHAIN_ID,
-        timestamp: 0,
-        gasLimit: GAS_LIMIT,
-        forks: FORKS,
-        funded: { [ALICE]: 100n * ETH },
-      }),
-    );
-    const srv = await serveAuthRpc(exec, secret);
-    stop = srv.stop;
-    rpc = new RpcClient({ url: srv.url, jwtSecret: secret, timeoutMs: 30_000 }, { logger: silentLogger() });
-  });
-  afterAll(async () => {
-    await rpc?.close();
-    await stop?.();
-    await exec?.close();
-  });
+    beforeAll(async () => {
+      aliceNonce = 0n; // each twin starts its own chain from genesis
+      exec = await startExec(
+        opGenesisJson({
+          chainId: CHAIN_ID,
+          timestamp: 0,
+          gasLimit: GAS_LIMIT,
+          forks: FORKS,
+          funded: { [ALICE]: 100n * ETH },
+        }),
+        silentLogger(),
+        { executor },
+      );
+      const srv = await serveAuthRpc(exec, secret);
+      stop = srv.stop;
+      rpc = new RpcClient({ url: srv.url, jwtSecret: secret, timeoutMs: 30_000 }, { logger: silentLogger() });
+    });
+    afterAll(async () => {
+      await rpc?.close();
+      await stop?.();
+      await exec?.close();
+    });
 
-  const call = <T = any>(method: string, params: unknown[]) => rpc.call<T>(method, params);
-  const balance = async (a: string, n: number) => BigInt(await call<string>('eth_getBalance', [a, q(n)]));
-  const ethCall = async (to: string, sig: string, n: number) =>
-    BigInt(
-      await call<string>('eth_call', [
-        { to, data: hex(keccak256(new TextEncoder().encode(sig)).subarray(0, 4)) },
-        q(n),
-      ]),
-    );
+    const call = <T = any>(method: string, params: unknown[]) => rpc.call<T>(method, params);
+    const balance = async (a: string, n: number) => BigInt(await call<string>('eth_getBalance', [a, q(n)]));
+    const ethCall = async (to: string, sig: string, n: number) =>
+      BigInt(
+        await call<string>('eth_call', [
+          { to, data: hex(keccak256(new TextEncoder().encode(sig)).subarray(0, 4)) },
+          q(n),
+        ]),
+      );
 
-  it('builds every block through FCU/getPayload/newPayload/FCU and matches hand-computed balances and fees', async () => {
-    const watched = [
-      ALICE,
-      BOB,
-      DEPOSITOR,
-      DEPOSIT_TO,
-      BROKE,
-      PREDEPLOY.messagePasser,
-      PREDEPLOY.sequencerFeeVault,
-      PREDEPLOY.baseFeeVault,
-      PREDEPLOY.l1FeeVault,
-      PREDEPLOY.operatorFeeVault,
-    ];
-    const expected = new Map<string, bigint>();
-    for (const a of watched) expected.set(a, await balance(a, 0));
-    expect(expected.get(ALICE)).toBe(100n * ETH);
-    const add = (a: string, d: bigint) => expected.set(a, (expected.get(a) as bigint) + d);
+    it('builds every block through FCU/getPayload/newPayload/FCU and matches hand-computed balances and fees', async () => {
+      const watched = [
+        ALICE,
+        BOB,
+        DEPOSITOR,
+        DEPOSIT_TO,
+        BROKE,
+        PREDEPLOY.messagePasser,
+        PREDEPLOY.sequencerFeeVault,
+        PREDEPLOY.baseFeeVault,
+        PREDEPLOY.l1FeeVault,
+        PREDEPLOY.operatorFeeVault,
+      ];
+      const expected = new Map<string, bigint>();
+      for (const a of watched) expected.set(a, await balance(a, 0));
+      expect(expected.get(ALICE)).toBe(100n * ETH);
+      const add = (a: string, d: bigint) => expected.set(a, (expected.get(a) as bigint) + d);
 
-    let parent: any = await call('eth_getBlockByNumber', ['0x0', false]);
-    const genesisHash = parent.hash as string;
-    for (let n = 1; n <= LAST; n++) {
-      const t = 2 * n;
-      const p = plan(n, t);
-      const attrs: Record<string, unknown> = {
-        timestamp: q(t),
-        prevRandao: hex(keccak256(Uint8Array.of(0x70, n))),
+      let parent: any = await call('eth_getBlockByNumber', ['0x0', false]);
+      const genesisHash = parent.hash as string;
+      for (let n = 1; n <= LAST; n++) {
+        const t = 2 * n;
+        const p = plan(n, t);
+        const attrs: Record<string, unknown> = {
+          timestamp: q(t),
+          prevRandao: hex(keccak256(Uint8Array.of(0x70, n))),
+          suggestedFeeRecipient: PREDEPLOY.sequencerFeeVault,
+          transactions: [l1InfoTx(n, t), ...p.deposits, ...p.upgrades, ...p.users].map(hex),
+          noTxPool: true,
+          gasLimit: q(GAS_LIMIT),
+        };
+        if (active('canyon', t)) attrs.withdrawals = [];
+        const beaconRoot = hex(keccak256(Uint8Array.of(0xbe, n)));
+        if (active('ecotone', t)) attrs.parentBeaconBlockRoot = beaconRoot;
+        const params = eip1559ParamsFor(n, t);
+        if (params !== undefined) attrs.eip1559Params = params;
+
+        const fcuVersion = active('ecotone', t) ? 3 : active('canyon', t) ? 2 : 1;
+        const payloadVersion = active('isthmus', t) ? 4 : active('ecotone', t) ? 3 : 2;
+        const state = { headBlockHash: parent.hash, safeBlockHash: parent.hash, finalizedBlockHash: genesisHash };
+        const fcu = await call(`engine_forkchoiceUpdatedV${fcuVersion}`, [state, attrs]);
+        expect(fcu.payloadStatus.status, `block ${n} FCU`).toBe('VALID');
+        expect(fcu.payloadId, `block ${n} payload id`).toMatch(/^0x[0-9a-f]{16}$/);
+        const env = await call(`engine_getPayloadV${payloadVersion}`, [fcu.payloadId]);
+        const payload = env.executionPayload;
+        expect(payload.transactions).toEqual(attrs.transactions); // noTxPool: exactly the forced list
+        expect(BigInt(payload.gasLimit)).toBe(GAS_LIMIT);
+        if (payloadVersion >= 3) expect(env.parentBeaconBlockRoot).toBe(beaconRoot);
+        const npParams: unknown[] = [payload];
+        if (payloadVersion >= 3) npParams.push([], beaconRoot);
+        if (payloadVersion === 4) npParams.push([]);
+        const status = await call(`engine_newPayloadV${payloadVersion}`, npParams);
+        expect(status, `block ${n} newPayload`).toMatchObject({ status: 'VALID', latestValidHash: payload.blockHash });
+        const set = await call('engine_forkchoiceUpdatedV3', [{ ...state, headBlockHash: payload.blockHash }, null]);
+        expect(set.payloadStatus.status).toBe('VALID');
+
+        const block: any = await call('eth_getBlockByNumber', [q(n), true]);
+        expect(block.hash).toBe(payload.blockHash);
+        expect((await call('eth_getBlockByNumber', ['safe', false])).hash).toBe(parent.hash);
+
+        // Header rules by fork.
+        expect(BigInt(block.baseFeePerGas), `block ${n} base fee`).toBe(nextBaseFee(parent, t));
+        expect(block.withdrawals !== undefined).toBe(active('canyon', t));
+        if (active('canyon', t) && !active('isthmus', t)) expect(block.withdrawalsRoot).toBe(EMPTY_TRIE_ROOT);
+        expect(block.parentBeaconBlockRoot).toBe(active('ecotone', t) ? beaconRoot : undefined);
+        if (active('holocene', t)) {
+          const want = n >= 9 ? HOLOCENE_PARAMS : { denominator: 250n, elasticity: 6n };
+          const extra = new Uint8Array(9);
+          new DataView(extra.buffer).setUint32(1, Number(want.denominator));
+          new DataView(extra.buffer).setUint32(5, Number(want.elasticity));
+          expect(block.extraData, `block ${n} Holocene extraData`).toBe(hex(extra));
+        } else {
+          expect(block.extraData).toBe('0x');
+        }
+        expect(block.requestsHash).toBe(active('isthmus', t) ? EMPTY_REQUESTS_HASH : undefined);
+
+        // Balances: deposits (mint credited even when the deposit fails), then each user transaction's fees.
+        for (const [a, d] of p.depositEffects) add(a, d);
+        const baseFee = BigInt(block.baseFeePerGas);
+        for (const raw of p.users) {
+          const txHash = hex(keccak256(raw));
+          const r: any = await call('eth_getTransactionReceipt', [txHash]);
+          expect(r.status, `block ${n} tx ${txHash}`).toBe('0x1');
+          const gasUsed = BigInt(r.gasUsed);
+          const tx: any = await call('eth_getTransactionByHash', [txHash]);
+          const tip =
+            BigInt(tx.maxPriorityFeePerGas) < BigInt(tx.maxFeePerGas) - baseFee
+              ? BigInt(tx.maxPriorityFeePerGas)
+              : BigInt(tx.maxFeePerGas) - baseFee;
+          const fee = l1Fee(raw, t);
+          const opFee = operatorFee(gasUsed, t);
+          expect(BigInt(r.l1Fee), `block ${n} receipt l1Fee`).toBe(fee);
+          if (tx.to === BOB && tx.input === '0x') expect(gasUsed).toBe(21_000n);
+          add(ALICE, -(BigInt(tx.value) + gasUsed * (baseFee + tip) + fee + opFee));
+          add(tx.to, BigInt(tx.value));
+          add(PREDEPLOY.baseFeeVault, gasUsed * baseFee);
+          add(PREDEPLOY.sequencerFeeVault, gasUsed * tip);
+          add(PREDEPLOY.l1FeeVault, fee);
+          add(PREDEPLOY.operatorFeeVault, opFee);
+          if (opFee > 0n) expect(BigInt(r.operatorFeeScalar)).toBe(OPFEE.scalar);
+        }
+        if (p.failedDeposit) {
+          const failed = p.deposits[p.deposits.length - 1] as Uint8Array;
+          const r: any = await call('eth_getTransactionReceipt', [hex(keccak256(failed))]);
+          expect(r.status).toBe('0x0');
+        }
+        for (const a of watched)
+          expect(await balance(a, n), `block ${n} (t=${t}) balance of ${a}`).toBe(expected.get(a));
+        parent = block;
+      }
+      // Fees were actually charged into every vault.
+      for (const v of [
+        PREDEPLOY.baseFeeVault,
+        PREDEPLOY.sequencerFeeVault,
+        PREDEPLOY.l1FeeVault,
+        PREDEPLOY.operatorFeeVault,
+      ])
+        expect(expected.get(v)).toBeGreaterThan(0n);
+    });
+
+    it('ran the upgrade transactions: the predeploys report the forks and the L1 values', async () => {
+      const gpo = PREDEPLOY.gasPriceOracle;
+      expect(await ethCall(gpo, 'isEcotone()', 3)).toBe(0n);
+      expect(await ethCall(gpo, 'isEcotone()', 4)).toBe(1n);
+      // The Ecotone GasPriceOracle (0.17.1) has no isFjord(); the Fjord upgrade's (0.17.3) has.
+      await expect(ethCall(gpo, 'isFjord()', 5)).rejects.toThrow(/revert/);
+      expect(await ethCall(gpo, 'isFjord()', 6)).toBe(1n);
+      expect(await ethCall(PREDEPLOY.l1Block, 'baseFeeScalar()', 5)).toBe(ECO.baseFeeScalar);
+      expect(await ethCall(PREDEPLOY.l1Block, 'blobBaseFee()', 5)).toBe(L1.blobBaseFee);
+      expect(await ethCall(PREDEPLOY.l1Block, 'number()', LAST)).toBe(BigInt(1000 + LAST));
+      // EIP-4788 (deployed by the Ecotone upgrade): block 5 stored its parent beacon block root at t % 8191 + 8191.
+      const root = await call<string>('eth_getStorageAt', [BEACON_ROOTS, q(10 + 8191), q(5)]);
+      expect(root).toBe(hex(keccak256(Uint8Array.of(0xbe, 5))));
+      // EIP-2935 (deployed in the Isthmus activation block): block 11 stored block 10's hash at slot 10.
+      const b10: any = await call('eth_getBlockByNumber', [q(10), false]);
+      expect(await call<string>('eth_getStorageAt', [HISTORY_STORAGE, q(10), q(11)])).toBe(b10.hash);
+    });
+
+    it('Isthmus headers carry the message passer storage root, computed here from the withdrawal', async () => {
+      const b10: any = await call('eth_getBlockByNumber', [q(10), true]);
+      const proof: any = await call('eth_getProof', [PREDEPLOY.messagePasser, [], q(10)]);
+      expect(b10.withdrawalsRoot).toBe(proof.storageHash);
+      // sentMessages[hashWithdrawal(nonce v1|0, alice, bob, value, gasLimit, "")] = true at slot 0; msgNonce = 1 at slot 1.
+      const w = (v: bigint) => bytes(v.toString(16).padStart(64, '0'));
+      const nonce = 1n << 240n;
+      const withdrawalHash = keccak256(
+        Uint8Array.from([
+          ...w(nonce),
+          ...w(BigInt(ALICE)),
+          ...w(BigInt(BOB)),
+          ...w(WITHDRAW_VALUE),
+          ...w(WITHDRAW_GAS_LIMIT),
+          ...w(0xc0n),
+          ...w(0n),
+        ]),
+      );
+      const trie = await createMPT({ useKeyHashing: true });
+      await trie.put(keccak256(Uint8Array.from([...withdrawalHash, ...w(0n)])), rlpEncode(1n));
+      await trie.put(w(1n), rlpEncode(1n));
+      expect(b10.withdrawalsRoot).toBe(hex(trie.root()));
+      const b11: any = await call('eth_getBlockByNumber', [q(11), false]);
+      expect(b11.withdrawalsRoot).toBe(b10.withdrawalsRoot); // no withdrawal in block 11
+      expect(await balance(PREDEPLOY.messagePasser, 10)).toBe(WITHDRAW_VALUE);
+    });
+
+    it('refuses attributes the fork does not allow', async () => {
+      const head: any = await call('eth_getBlockByNumber', ['latest', false]);
+      const state = { headBlockHash: head.hash, safeBlockHash: head.hash, finalizedBlockHash: head.hash };
+      const base = {
+        timestamp: q(2 * (LAST + 1)),
+        prevRandao: hex(new Uint8Array(32)),
         suggestedFeeRecipient: PREDEPLOY.sequencerFeeVault,
-        transactions: [l1InfoTx(n, t), ...p.deposits, ...p.upgrades, ...p.users].map(hex),
+        withdrawals: [],
+        parentBeaconBlockRoot: hex(new Uint8Array(32)),
+        transactions: [hex(l1InfoTx(LAST + 1, 2 * (LAST + 1)))],
         noTxPool: true,
         gasLimit: q(GAS_LIMIT),
       };
-      if (active('canyon', t)) attrs.withdrawals = [];
-      const beaconRoot = hex(keccak256(Uint8Array.of(0xbe, n)));
-      if (active('ecotone', t)) attrs.parentBeaconBlockRoot = beaconRoot;
-      const params = eip1559ParamsFor(n, t);
-      if (params !== undefined) attrs.eip1559Params = params;
-
-      const fcuVersion = active('ecotone', t) ? 3 : active('canyon', t) ? 2 : 1;
-      const payloadVersion = active('isthmus', t) ? 4 : active('ecotone', t) ? 3 : 2;
-      const state = { headBlockHash: parent.hash, safeBlockHash: parent.hash, finalizedBlockHash: genesisHash };
-      const fcu = await call(`engine_forkchoiceUpdatedV${fcuVersion}`, [state, attrs]);
-      expect(fcu.payloadStatus.status, `block ${n} FCU`).toBe('VALID');
-      expect(fcu.payloadId, `block ${n} payload id`).toMatch(/^0x[0-9a-f]{16}$/);
-      const env = await call(`engine_getPayloadV${payloadVersion}`, [fcu.payloadId]);
-      const payload = env.executionPayload;
-      expect(payload.transactions).toEqual(attrs.transactions); // noTxPool: exactly the forced list
-      expect(BigInt(payload.gasLimit)).toBe(GAS_LIMIT);
-      if (payloadVersion >= 3) expect(env.parentBeaconBlockRoot).toBe(beaconRoot);
-      const npParams: unknown[] = [payload];
-      if (payloadVersion >= 3) npParams.push([], beaconRoot);
-      if (payloadVersion === 4) npParams.push([]);
-      const status = await call(`engine_newPayloadV${payloadVersion}`, npParams);
-      expect(status, `block ${n} newPayload`).toMatchObject({ status: 'VALID', latestValidHash: payload.blockHash });
-      const set = await call('engine_forkchoiceUpdatedV3', [{ ...state, headBlockHash: payload.blockHash }, null]);
-      expect(set.payloadStatus.status).toBe('VALID');
-
-      const block: any = await call('eth_getBlockByNumber', [q(n), true]);
-      expect(block.hash).toBe(payload.blockHash);
-      expect((await call('eth_getBlockByNumber', ['safe', false])).hash).toBe(parent.hash);
-
-      // Header rules by fork.
-      expect(BigInt(block.baseFeePerGas), `block ${n} base fee`).toBe(nextBaseFee(parent, t));
-      expect(block.withdrawals !== undefined).toBe(active('canyon', t));
-      if (active('canyon', t) && !active('isthmus', t)) expect(block.withdrawalsRoot).toBe(EMPTY_TRIE_ROOT);
-      expect(block.parentBeaconBlockRoot).toBe(active('ecotone', t) ? beaconRoot : undefined);
-      if (active('holocene', t)) {
-        const want = n >= 9 ? HOLOCENE_PARAMS : { denominator: 250n, elasticity: 6n };
-        const extra = new Uint8Array(9);
-        new DataView(extra.buffer).setUint32(1, Number(want.denominator));
-        new DataView(extra.buffer).setUint32(5, Number(want.elasticity));
-        expect(block.extraData, `block ${n} Holocene extraData`).toBe(hex(extra));
-      } else {
-        expect(block.extraData).toBe('0x');
-      }
-      expect(block.requestsHash).toBe(active('isthmus', t) ? EMPTY_REQUESTS_HASH : undefined);
-
-      // Balances: deposits (mint credited even when the deposit fails), then each user transaction's fees.
-      for (const [a, d] of p.depositEffects) add(a, d);
-      const baseFee = BigInt(block.baseFeePerGas);
-      for (const raw of p.users) {
-        const txHash = hex(keccak256(raw));
-        const r: any = await call('eth_getTransactionReceipt', [txHash]);
-        expect(r.status, `block ${n} tx ${txHash}`).toBe('0x1');
-        const gasUsed = BigInt(r.gasUsed);
-        const tx: any = await call('eth_getTransactionByHash', [txHash]);
-        const tip =
-          BigInt(tx.maxPriorityFeePerGas) < BigInt(tx.maxFeePerGas) - baseFee
-            ? BigInt(tx.maxPriorityFeePerGas)
-            : BigInt(tx.maxFeePerGas) - baseFee;
-        const fee = l1Fee(raw, t);
-        const opFee = operatorFee(gasUsed, t);
-        expect(BigInt(r.l1Fee), `block ${n} receipt l1Fee`).toBe(fee);
-        if (tx.to === BOB && tx.input === '0x') expect(gasUsed).toBe(21_000n);
-        add(ALICE, -(BigInt(tx.value) + gasUsed * (baseFee + tip) + fee + opFee));
-        add(tx.to, BigInt(tx.value));
-        add(PREDEPLOY.baseFeeVault, gasUsed * baseFee);
-        add(PREDEPLOY.sequencerFeeVault, gasUsed * tip);
-        add(PREDEPLOY.l1FeeVault, fee);
-        add(PREDEPLOY.operatorFeeVault, opFee);
-        if (opFee > 0n) expect(BigInt(r.operatorFeeScalar)).toBe(OPFEE.scalar);
-      }
-      if (p.failedDeposit) {
-        const failed = p.deposits[p.deposits.length - 1] as Uint8Array;
-        const r: any = await call('eth_getTransactionReceipt', [hex(keccak256(failed))]);
-        expect(r.status).toBe('0x0');
-      }
-      for (const a of watched) expect(await balance(a, n), `block ${n} (t=${t}) balance of ${a}`).toBe(expected.get(a));
-      parent = block;
-    }
-    // Fees were actually charged into every vault.
-    for (const v of [
-      PREDEPLOY.baseFeeVault,
-      PREDEPLOY.sequencerFeeVault,
-      PREDEPLOY.l1FeeVault,
-      PREDEPLOY.operatorFeeVault,
-    ])
-      expect(expected.get(v)).toBeGreaterThan(0n);
-  });
-
-  it('ran the upgrade transactions: the predeploys report the forks and the L1 values', async () => {
-    const gpo = PREDEPLOY.gasPriceOracle;
-    expect(await ethCall(gpo, 'isEcotone()', 3)).toBe(0n);
-    expect(await ethCall(gpo, 'isEcotone()', 4)).toBe(1n);
-    // The Ecotone GasPriceOracle (0.17.1) has no isFjord(); the Fjord upgrade's (0.17.3) has.
-    await expect(ethCall(gpo, 'isFjord()', 5)).rejects.toThrow(/revert/);
-    expect(await ethCall(gpo, 'isFjord()', 6)).toBe(1n);
-    expect(await ethCall(PREDEPLOY.l1Block, 'baseFeeScalar()', 5)).toBe(ECO.baseFeeScalar);
-    expect(await ethCall(PREDEPLOY.l1Block, 'blobBaseFee()', 5)).toBe(L1.blobBaseFee);
-    expect(await ethCall(PREDEPLOY.l1Block, 'number()', LAST)).toBe(BigInt(1000 + LAST));
-    // EIP-4788 (deployed by the Ecotone upgrade): block 5 stored its parent beacon block root at t % 8191 + 8191.
-    const root = await call<string>('eth_getStorageAt', [BEACON_ROOTS, q(10 + 8191), q(5)]);
-    expect(root).toBe(hex(keccak256(Uint8Array.of(0xbe, 5))));
-    // EIP-2935 (deployed in the Isthmus activation block): block 11 stored block 10's hash at slot 10.
-    const b10: any = await call('eth_getBlockByNumber', [q(10), false]);
-    expect(await call<string>('eth_getStorageAt', [HISTORY_STORAGE, q(10), q(11)])).toBe(b10.hash);
-  });
-
-  it('Isthmus headers carry the message passer storage root, computed here from the withdrawal', async () => {
-    const b10: any = await call('eth_getBlockByNumber', [q(10), true]);
-    const proof: any = await call('eth_getProof', [PREDEPLOY.messagePasser, [], q(10)]);
-    expect(b10.withdrawalsRoot).toBe(proof.storageHash);
-    // sentMessages[hashWithdrawal(nonce v1|0, alice, bob, value, gasLimit, "")] = true at slot 0; msgNonce = 1 at slot 1.
-    const w = (v: bigint) => bytes(v.toString(16).padStart(64, '0'));
-    const nonce = 1n << 240n;
-    const withdrawalHash = keccak256(
-      Uint8Array.from([
-        ...w(nonce),
-        ...w(BigInt(ALICE)),
-        ...w(BigInt(BOB)),
-        ...w(WITHDRAW_VALUE),
-        ...w(WITHDRAW_GAS_LIMIT),
-        ...w(0xc0n),
-        ...w(0n),
-      ]),
-    );
-    const trie = await createMPT({ useKeyHashing: true });
-    await trie.put(keccak256(Uint8Array.from([...withdrawalHash, ...w(0n)])), rlpEncode(1n));
-    await trie.put(w(1n), rlpEncode(1n));
-    expect(b10.withdrawalsRoot).toBe(hex(trie.root()));
-    const b11: any = await call('eth_getBlockByNumber', [q(11), false]);
-    expect(b11.withdrawalsRoot).toBe(b10.withdrawalsRoot); // no withdrawal in block 11
-    expect(await balance(PREDEPLOY.messagePasser, 10)).toBe(WITHDRAW_VALUE);
-  });
-
-  it('refuses attributes the fork does not allow', async () => {
-    const head: any = await call('eth_getBlockByNumber', ['latest', false]);
-    const state = { headBlockHash: head.hash, safeBlockHash: head.hash, finalizedBlockHash: head.hash };
-    const base = {
-      timestamp: q(2 * (LAST + 1)),
-      prevRandao: hex(new Uint8Array(32)),
-      suggestedFeeRecipient: PREDEPLOY.sequencerFeeVault,
-      withdrawals: [],
-      parentBeaconBlockRoot: hex(new Uint8Array(32)),
-      transactions: [hex(l1InfoTx(LAST + 1, 2 * (LAST + 1)))],
-      noTxPool: true,
-      gasLimit: q(GAS_LIMIT),
-    };
-    // Holocene requires eip1559Params; an OP chain requires gasLimit.
-    await expect(call('engine_forkchoiceUpdatedV3', [state, base])).rejects.toMatchObject({ code: -38003 });
-    const { gasLimit: _g, ...noGas } = base;
-    await expect(
-      call('engine_forkchoiceUpdatedV3', [state, { ...noGas, eip1559Params: `0x${'00'.repeat(8)}` }]),
-    ).rejects.toMatchObject({ code: -38003 });
-  });
-});
+      // Holocene requires eip1559Params; an OP chain requires gasLimit.
+      await expect(call('engine_forkchoiceUpdatedV3', [state, base])).rejects.toMatchObject({ code: -38003 });
+      const { gasLimit: _g, ...noGas } = base;
+      await expect(
+        call('engine_forkchoiceUpdatedV3', [state, { ...noGas, eip1559Params: `0x${'00'.repeat(8)}` }]),
+      ).rejects.toMatchObject({ code: -38003 });
+    });
+  },
+);

@@ -5,7 +5,10 @@
 // memory database started from it; its auth RPC (engine + eth namespaces) for the HTTP paths; and the matching
 // rollup config.
 
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLogger, type Logger } from '../../src/main/common/logger/index.js';
 import { createAuthRpcServer, GETH_AUTH_APIS } from '../../src/main/common/rpc/listeners.js';
 import { RpcRegistry } from '../../src/main/common/rpc/registry.js';
@@ -18,6 +21,7 @@ import { type Database, openDatabase } from '../../src/main/exec/db/open.js';
 import { EngineApi } from '../../src/main/exec/engine/api.js';
 import { registerEngineApi } from '../../src/main/exec/engine/register.js';
 import { InlineBlockExecutor } from '../../src/main/exec/executor/inline.js';
+import { WorkerBlockExecutor } from '../../src/main/exec/executor/worker.js';
 import { registerExecApis } from '../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../src/main/exec/rpc/backend.js';
 import type { CallPool } from '../../src/main/exec/rpc/call.js';
@@ -170,22 +174,40 @@ export interface ExecNode {
 
 export const silentLogger = (): Logger => createLogger({ level: 'silent', format: 'json' }).logger;
 
-export async function startExec(genesis: Record<string, unknown>, logger = silentLogger()): Promise<ExecNode> {
-  const db = await openDatabase({ engine: 'memory' });
+/**
+ * `executor: 'worker'`: the BlockExecutor's worker twin over an LMDB database in a temporary directory (its thread
+ * loads from dist/); default the inline twin over the memory database.
+ */
+export async function startExec(
+  genesis: Record<string, unknown>,
+  logger = silentLogger(),
+  opts: { executor?: 'inline' | 'worker' } = {},
+): Promise<ExecNode> {
+  const datadir = opts.executor === 'worker' ? mkdtempSync(join(tmpdir(), 'tern-exec-')) : undefined;
+  const db = await openDatabase(datadir === undefined ? { engine: 'memory' } : { datadir });
   const store = new ChainStore(db);
   const { hash } = await store.initGenesis(parseGenesis(genesis));
   const senders = new InlineSenderRecovery();
-  const api = new EngineApi(
+  const inline = new InlineBlockExecutor(
     store,
-    new InlineBlockExecutor(
-      store,
-      await BlockImporter.create(store, senders, logger),
-      await BlockBuilder.create(store, senders, { logger }),
-    ),
-    {},
-    { logger },
+    await BlockImporter.create(store, senders, logger),
+    await BlockBuilder.create(store, senders, { logger }),
   );
-  return { db, store, api, genesisHash: hash, logger, close: () => db.close() };
+  const worker =
+    db.paths === undefined
+      ? undefined
+      : await WorkerBlockExecutor.start(store, inline, {
+          paths: db.paths,
+          blockCacheBytes: 1 << 20,
+          stages: { workers: false, hasher: {}, senderChunk: 64 },
+        });
+  const api = new EngineApi(store, worker ?? inline, {}, { logger });
+  const close = async () => {
+    await worker?.close();
+    await db.close();
+    if (datadir !== undefined) rmSync(datadir, { recursive: true, force: true });
+  };
+  return { db, store, api, genesisHash: hash, logger, close };
 }
 
 /** The exec's authenticated RPC (engine and eth, as tern-exec serves them on --authrpc.port). */

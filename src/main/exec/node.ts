@@ -36,6 +36,8 @@ import { EngineApi, type HaltLevel } from './engine/api.js';
 import { registerEngineApi } from './engine/register.js';
 import { EraStore, eraNetworkName } from './era/store.js';
 import { InlineBlockExecutor } from './executor/inline.js';
+import type { BlockExecutor } from './executor/interface.js';
+import { WorkerBlockExecutor } from './executor/worker.js';
 import { type GraphqlHttpOptions, graphqlRoutes } from './graphql/http.js';
 import type { TrieHasherOptions } from './hasher/interface.js';
 import type { ResolvedStorageSettings } from './history/options.js';
@@ -119,6 +121,13 @@ export interface ExecNodeOptions {
   admissionWorkers?: number | undefined;
   /** The execution-layer network (./p2p); absent: none (tests, embedded nodes). */
   p2p?: P2pNodeOptions | undefined;
+  /**
+   * Where newPayload executes and forkchoice moves the head (./executor): 'worker', a dedicated executor thread
+   * over the same LMDB environment (the default on LMDB), or 'inline' on this thread (the default on the memory
+   * engine). The memory engine, --vmtrace and preimage recording (--vmdebug, --cache.preimages) keep the inline
+   * executor whatever this says; so does --dev (its sealer moves the head on this thread).
+   */
+  executor?: 'inline' | 'worker' | undefined;
 }
 
 export interface ExecNode {
@@ -330,7 +339,13 @@ export async function startExecNode(
   }
   engine = new EngineApi(
     store,
-    new InlineBlockExecutor(store, importer, builder),
+    await openBlockExecutor(new InlineBlockExecutor(store, importer, builder), {
+      store,
+      opts,
+      flatState,
+      logger,
+      lifecycle,
+    }),
     { rollupHalt: opts.rollupHalt },
     {
       logger: logger.child('engine'),
@@ -415,6 +430,58 @@ export function attachEraHistory(db: Database, dir: string, logger: Logger): Era
   logger.info('Serving history from era1 archives', { dir, files: era.fileCount, first, last });
   return era;
 }
+
+/**
+ * The executor the options ask for: the worker twin when asked and possible (an LMDB database, no in-thread hooks),
+ * the inline twin otherwise, saying why.
+ */
+async function openBlockExecutor(
+  inline: InlineBlockExecutor,
+  ctx: {
+    store: ChainStore;
+    opts: ExecNodeOptions;
+    flatState: ResolvedStorageSettings['flatState'] | undefined;
+    logger: Logger;
+    lifecycle: Lifecycle;
+  },
+): Promise<BlockExecutor> {
+  const { store, opts, logger } = ctx;
+  const paths = store.db.paths;
+  if ((opts.executor ?? (paths === undefined ? 'inline' : EXECUTOR_DEFAULT_ON_DISK)) === 'inline') return inline;
+  const hooks = opts.vmtrace ? '--vmtrace' : store.preimages ? 'preimage recording' : undefined;
+  if (paths === undefined || hooks !== undefined) {
+    logger.info('Block executor stays on the main thread', {
+      reason: paths === undefined ? 'the memory database cannot be shared with a thread' : `${hooks} is on`,
+    });
+    return inline;
+  }
+  try {
+    const executor = await WorkerBlockExecutor.start(
+      store,
+      inline,
+      {
+        paths,
+        blockCacheBytes: Math.max(1 << 20, Math.floor(store.db.blockCache.maxBytes / 4)),
+        stages: { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
+        flatState: ctx.flatState,
+      },
+      { logger },
+    );
+    ctx.lifecycle.onStop('block executor thread', () => executor.close());
+    logger.info('Block executor runs on its own thread', {
+      stateRoots: opts.blockWorkers === false ? 'inline' : 'worker',
+    });
+    return executor;
+  } catch (err) {
+    logger.warn('Block executor thread unavailable: blocks execute on the main thread', {
+      err: err instanceof Error ? err.message : String(err),
+    });
+    return inline;
+  }
+}
+
+/** The executor of a node on an LMDB database when the options do not say (ExecNodeOptions.executor). */
+const EXECUTOR_DEFAULT_ON_DISK: 'inline' | 'worker' = 'worker';
 
 /** tern-exec without a sub-command: open the database and serve it until stopped. */
 export async function runNode(ctx: ExecContext, observability?: ExecObservability): Promise<ExecNode> {

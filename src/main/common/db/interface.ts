@@ -96,6 +96,12 @@ export interface WriteBatch {
 export interface KVStore extends KVReader {
   batch(): WriteBatch;
   snapshot(): ReadSnapshot;
+  /**
+   * Makes the next read see every commit made so far by another thread of this process (LMDB: this thread's shared
+   * read transaction is renewed at most once per event turn, so a read right after another thread's commit could
+   * still see the state before it). Snapshots already taken keep their view. Absent where nothing is shared.
+   */
+  renewReads?(): void;
   /** Waits for commits in flight, releases snapshots still held and closes; later calls throw DB_CLOSED. */
   close(): Promise<void>;
 }

@@ -114,6 +114,11 @@ export class LmdbStore implements KVStore {
     return new LmdbBatch(this.#db, () => this.#check());
   }
 
+  renewReads(): void {
+    this.#check();
+    this.#db.resetReadTxn();
+  }
+
   snapshot(): ReadSnapshot {
     this.#check();
     const snap = new LmdbSnapshot(this.#db, this.#db.useReadTransaction(), (s) => this.#snapshots.delete(s));

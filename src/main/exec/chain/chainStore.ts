@@ -189,6 +189,11 @@ export class ChainStore {
     return this.cachedHead;
   }
 
+  /** Drops the cached head so the next head() reads the database: another thread (the executor's) moved it. */
+  reloadHead(): void {
+    this.cachedHead = undefined;
+  }
+
   headerByHash(hash: Uint8Array): Header | undefined {
     return readHeader(this.db, hash);
   }

@@ -150,12 +150,17 @@ export async function runDev(ctx: ExecContext, dev: DevOptions, observability?: 
   });
   rebuildBeacon(store, beacon, sidecars, logger);
 
-  const node = await startExecNode(db, dev.nodeAt(datadir), {
-    logger: ctx.log.logger.child('exec'),
-    lifecycle,
-    accounts: developer.manager,
-    observability,
-  });
+  // The sealer moves the head through this thread's ChainStore: the executor stays on this thread with it.
+  const node = await startExecNode(
+    db,
+    { ...dev.nodeAt(datadir), executor: 'inline' },
+    {
+      logger: ctx.log.logger.child('exec'),
+      lifecycle,
+      accounts: developer.manager,
+      observability,
+    },
+  );
 
   const builder = await BlockBuilder.create(node.store, new InlineSenderRecovery(), {
     logger: logger.child('builder'),

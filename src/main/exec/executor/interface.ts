@@ -5,12 +5,8 @@
 // data (blocks, hashes, stage times), so an implementation may run on another thread; built blocks stay with the
 // executor (their state diff and trie nodes) and are stored by hash.
 //
-// A worker twin (not built yet) needs: its own ChainStore over the shared LMDB environment (protocol/db/sharedEnv.ts)
-// with the importer, builder and warm flat state; after each write, a message to the coordinator that drops its
-// ChainStore's cached head and reorged block-cache entries and re-emits head events there (ChainStore.setHead
-// emits them on the thread that writes); the pool's executable transactions, in price order up to a gas bound, sent
-// with each build; and the chain/* stage times posted back. --vmtrace and --vmdebug hooks run in the executing
-// thread, so with them on the inline twin stays in use.
+// Twins: ./inline.ts (the calling thread) and ./worker.ts (a dedicated executor thread over the shared LMDB
+// environment, which delegates building and storing its own builds to the inline twin; see there).
 import type { Block } from '../../primitives/block/block.js';
 import type { BuildAttributes } from '../chain/builder.js';
 import type { HeadChange } from '../chain/chainStore.js';

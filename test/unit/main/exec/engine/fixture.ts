@@ -13,6 +13,7 @@ import { openStagePools } from '../../../../../src/main/exec/chain/stagePools.js
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { EngineApi, type EngineApiDeps, type EngineApiOptions } from '../../../../../src/main/exec/engine/api.js';
 import { InlineBlockExecutor } from '../../../../../src/main/exec/executor/inline.js';
+import { WorkerBlockExecutor } from '../../../../../src/main/exec/executor/worker.js';
 import type { PendingTx, TxPool } from '../../../../../src/main/exec/txpool/interface.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
 import type { PayloadAttributes } from '../../../../../src/main/protocol/engine/types.js';
@@ -100,33 +101,49 @@ export interface EngineFixture {
   close(): Promise<void>;
 }
 
+/** The executor twin engineFixture uses unless told: suites run once per twin (`useExecutor` in their beforeAll). */
+let defaultExecutor: 'inline' | 'worker' = 'inline';
+
+export function useExecutor(kind: 'inline' | 'worker'): void {
+  defaultExecutor = kind;
+}
+
 export async function engineFixture(
   opts: EngineApiOptions & {
     genesis?: Record<string, unknown>;
     halt?: (r: string) => void;
     /** 'worker': an LMDB database with senders on the recovery pool and roots on the trie hasher's thread. */
     stages?: 'inline' | 'worker';
+    /** 'worker': the BlockExecutor's worker twin (an LMDB database, which its thread opens too). */
+    executor?: 'inline' | 'worker';
     imported?: EngineApiDeps['imported'];
   } = {},
 ): Promise<EngineFixture> {
   const logger = createLogger({ level: 'silent', format: 'json' }).logger;
-  const datadir = opts.stages === 'worker' ? mkdtempSync(join(tmpdir(), 'tern-engine-')) : undefined;
+  const onThread = (opts.executor ?? defaultExecutor) === 'worker';
+  const datadir = opts.stages === 'worker' || onThread ? mkdtempSync(join(tmpdir(), 'tern-engine-')) : undefined;
   const db = await openDatabase(datadir === undefined ? { engine: 'memory' } : { datadir });
   const store = new ChainStore(db);
   const { hash } = await store.initGenesis(parseGenesis(opts.genesis ?? genesisJson()));
   const stages = openStagePools(db, { workers: opts.stages === 'worker', hasher: {}, senderChunk: 4 });
   const pool = new FakePool();
-  const api = new EngineApi(
+  const inline = new InlineBlockExecutor(
     store,
-    new InlineBlockExecutor(
-      store,
-      await BlockImporter.create(store, stages.senders, logger, { hasher: stages.hasher }),
-      await BlockBuilder.create(store, stages.senders, { logger, pool }),
-    ),
-    opts,
-    { logger, halt: opts.halt, imported: opts.imported },
+    await BlockImporter.create(store, stages.senders, logger, { hasher: stages.hasher }),
+    await BlockBuilder.create(store, stages.senders, { logger, pool }),
   );
+  const paths = db.paths;
+  const worker =
+    onThread && paths !== undefined
+      ? await WorkerBlockExecutor.start(store, inline, {
+          paths,
+          blockCacheBytes: 1 << 20,
+          stages: { workers: opts.stages === 'worker', hasher: {}, senderChunk: 4 },
+        })
+      : undefined;
+  const api = new EngineApi(store, worker ?? inline, opts, { logger, halt: opts.halt, imported: opts.imported });
   const close = async () => {
+    await worker?.close();
     await stages.close();
     await db.close();
     if (datadir !== undefined) rmSync(datadir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RpcErrorCode } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import {
   attributes,
@@ -8,6 +8,7 @@ import {
   hex,
   pending,
   transfer,
+  useExecutor,
   ZERO32,
 } from './fixture.js';
 
@@ -17,7 +18,8 @@ const code = async (p: Promise<unknown>) =>
     (e: { code?: number }) => e.code,
   );
 
-describe('engine_forkchoiceUpdated', () => {
+describe.each(['inline', 'worker'] as const)('engine_forkchoiceUpdated (%s executor)', (executor) => {
+  beforeAll(() => useExecutor(executor));
   let f: EngineFixture;
   afterEach(async () => f.close());
 

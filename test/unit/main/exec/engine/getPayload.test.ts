@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RpcErrorCode } from '../../../../../src/main/protocol/jsonrpc/errors.js';
-import { attributes, type EngineFixture, engineFixture, pending, transfer, ZERO32 } from './fixture.js';
+import { attributes, type EngineFixture, engineFixture, pending, transfer, useExecutor, ZERO32 } from './fixture.js';
 
 const code = (fn: () => unknown) => {
   try {
@@ -11,7 +11,8 @@ const code = (fn: () => unknown) => {
   return undefined;
 };
 
-describe('engine_getPayload', () => {
+describe.each(['inline', 'worker'] as const)('engine_getPayload (%s executor)', (executor) => {
+  beforeAll(() => useExecutor(executor));
   let f: EngineFixture;
   afterEach(async () => f.close());
 

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportTimings } from '../../../../../src/main/exec/chain/importer.js';
 import type { ExecutionPayload } from '../../../../../src/main/protocol/engine/types.js';
 import { RpcErrorCode } from '../../../../../src/main/protocol/jsonrpc/errors.js';
 import {
@@ -10,6 +11,7 @@ import {
   PRAGUE_TIME,
   pending,
   transfer,
+  useExecutor,
   ZERO32,
 } from './fixture.js';
 
@@ -31,7 +33,8 @@ async function built(f: EngineFixture, timestamp = 12n): Promise<ExecutionPayloa
   return f.api.getPayload(3, r.payloadId as Uint8Array).executionPayload;
 }
 
-describe('engine_newPayload', () => {
+describe.each(['inline', 'worker'] as const)('engine_newPayload (%s executor)', (executor) => {
+  beforeAll(() => useExecutor(executor));
   let f: EngineFixture;
   afterEach(async () => f.close());
 
@@ -48,9 +51,14 @@ describe('engine_newPayload', () => {
   it('executes a payload that is not ours (re-execution path) and reports a wrong state root as INVALID', async () => {
     f = await engineFixture();
     const p = await built(f);
-    const g = await engineFixture();
+    const timings: ImportTimings[] = [];
+    const g = await engineFixture({ imported: (t) => timings.push(t) });
     try {
       expect((await g.api.newPayload(3, p, [], BEACON)).status).toBe('VALID');
+      // The chain/* stage times come back from whichever thread executed the block.
+      expect(timings).toHaveLength(1);
+      expect(timings[0]?.execution).toBeGreaterThan(0);
+      expect(timings[0]?.persistence).toBeGreaterThan(0);
       const bad = { ...p, stateRoot: new Uint8Array(32).fill(1) };
       const { encodeHeader, headerHash } = await import('../../../../../src/main/primitives/block/header.js');
       void encodeHeader;

@@ -1,14 +1,20 @@
-// One suite for every BlockExecutor (today the inline twin; a worker twin joins the list): execute and store
-// beside the chain, store its own builds by hash, reorg to a side branch, refuse invalid blocks without storing them.
+// One suite for every BlockExecutor (the inline twin, and the worker twin over an LMDB directory): execute and store
+// beside the chain, store its own builds by hash, reorg to a side branch, refuse invalid blocks without storing them;
+// the coordinator's ChainStore and head events follow what the executor wrote.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { BlockBuilder } from '../../../../../src/main/exec/chain/builder.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
+import { headEvents, type NewHeadEvent } from '../../../../../src/main/exec/chain/headEvents.js';
 import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { InlineBlockExecutor, MAX_BUILT_BLOCKS } from '../../../../../src/main/exec/executor/inline.js';
 import type { BlockExecutor } from '../../../../../src/main/exec/executor/interface.js';
+import { WorkerBlockExecutor } from '../../../../../src/main/exec/executor/worker.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import type { Block } from '../../../../../src/main/primitives/block/block.js';
 import { FakePool, genesisJson, hex, pending, transfer } from '../engine/fixture.js';
@@ -21,20 +27,47 @@ interface Node {
   executor: BlockExecutor;
   pool: FakePool;
   genesis: Uint8Array;
+  close(): Promise<void>;
 }
 
-async function inlineNode(): Promise<Node> {
-  const db = await openDatabase({ engine: 'memory' });
+async function inlineOver(db: Database): Promise<Omit<Node, 'close'> & { inline: InlineBlockExecutor }> {
   const store = new ChainStore(db);
   const { hash } = await store.initGenesis(parseGenesis(genesisJson()));
   const senders = new InlineSenderRecovery();
   const pool = new FakePool();
-  const executor = new InlineBlockExecutor(
+  const inline = new InlineBlockExecutor(
     store,
     await BlockImporter.create(store, senders, logger),
     await BlockBuilder.create(store, senders, { logger, pool }),
   );
-  return { db, store, executor, pool, genesis: hash };
+  return { db, store, executor: inline, inline, pool, genesis: hash };
+}
+
+async function inlineNode(): Promise<Node> {
+  const n = await inlineOver(await openDatabase({ engine: 'memory' }));
+  return { ...n, close: () => n.db.close() };
+}
+
+/** The worker twin: the executor thread opens the same LMDB directory (it loads from dist/: build:ts first). */
+async function workerNode(): Promise<Node> {
+  const dir = mkdtempSync(join(tmpdir(), 'tern-executor-'));
+  const n = await inlineOver(await openDatabase({ datadir: dir }));
+  const paths = n.db.paths;
+  if (paths === undefined) throw new Error('an LMDB database has paths');
+  const executor = await WorkerBlockExecutor.start(n.store, n.inline, {
+    paths,
+    blockCacheBytes: 1 << 20,
+    stages: { workers: false, hasher: {}, senderChunk: 64 },
+  });
+  return {
+    ...n,
+    executor,
+    close: async () => {
+      await executor.close();
+      await n.db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const attrs = (timestamp: bigint, fee = 0xfe) => ({
@@ -45,7 +78,10 @@ const attrs = (timestamp: bigint, fee = 0xfe) => ({
   parentBeaconBlockRoot: new Uint8Array(32).fill(9),
 });
 
-describe.each([['inline', inlineNode]] as const)('BlockExecutor (%s)', (_name, make) => {
+describe.each([
+  ['inline', inlineNode],
+  ['worker', workerNode],
+] as const)('BlockExecutor (%s)', (_name, make) => {
   const nodes: Node[] = [];
   const node = async () => {
     const n = await make();
@@ -53,7 +89,7 @@ describe.each([['inline', inlineNode]] as const)('BlockExecutor (%s)', (_name, m
     return n;
   };
   afterEach(async () => {
-    for (const n of nodes.splice(0)) await n.db.close();
+    for (const n of nodes.splice(0)) await n.close();
   });
 
   it('stores its own build by hash without moving the head, and knows only its recent builds', async () => {
@@ -85,13 +121,23 @@ describe.each([['inline', inlineNode]] as const)('BlockExecutor (%s)', (_name, m
     await src.executor.insertBuilt(b1.hash);
     const b2 = await src.executor.build(b1.hash, attrs(24n, 0xbb));
     const blockOf = (b: { block: Block }) => b.block;
+    const heads: NewHeadEvent[] = [];
+    headEvents(dst.db).on((h) => heads.push(h));
     expect((await dst.executor.insert(blockOf(a1))).status).toBe('imported');
+    // Stored beside the chain, readable through the coordinator's store; the head has not moved.
+    expect(dst.store.blockByHash(a1.hash)?.transactions).toHaveLength(1);
+    expect(dst.store.head().number).toBe(0n);
     expect(await dst.executor.setHead(a1.hash)).toEqual({ unwound: 0, applied: 1 });
+    expect(hex(dst.store.head().hash)).toBe(hex(a1.hash));
+    expect(heads.map((h) => hex(h.hash))).toEqual([hex(a1.hash)]);
+    expect(dst.store.receipts(1n, a1.hash)).toHaveLength(1);
     expect((await dst.executor.insert(blockOf(b1))).status).toBe('imported');
     expect((await dst.executor.insert(blockOf(b1))).status).toBe('known');
     expect((await dst.executor.insert(blockOf(b2))).status).toBe('imported');
     expect(hex(dst.store.head().hash)).toBe(hex(a1.hash));
     expect(await dst.executor.setHead(b2.hash)).toEqual({ unwound: 1, applied: 2 });
+    expect(heads.map((h) => hex(h.hash))).toEqual([hex(a1.hash), hex(b2.hash)]);
+    expect(hex(dst.store.head().hash)).toBe(hex(b2.hash));
     expect(hex(dst.store.canonicalHash(1n) as Uint8Array)).toBe(hex(b1.hash));
     await dst.executor.setForkchoiceMarkers(b1.hash, b1.hash);
     expect(hex(dst.store.finalizedHash() as Uint8Array)).toBe(hex(b1.hash));
