@@ -76,10 +76,24 @@ describe('bad values of every kind', () => {
     expect(r.stderr.split('\n')[0]).toMatch(message);
   });
 
-  it('refuses flags whose behaviour is not built yet', () => {
-    const i = run('tern-exec', ['--usb']);
-    expect(i.code).toBe(2);
-    expect(i.stderr).toMatch(/not supported yet: --usb/);
+  it('refuses each flag whose behaviour is not built yet, naming it', () => {
+    const refused = [
+      ...EXEC_PROGRAM.flags.filter((f) => !f.implemented).map((f) => ['tern-exec', f] as const),
+      ...NODE_PROGRAM.flags.filter((f) => !f.implemented).map((f) => ['tern-node', f] as const),
+    ];
+    for (const [program, flag] of refused) {
+      // A value other than the default: only a change is refused.
+      const arg =
+        flag.kind === 'bool' ? `--${flag.name}=${flag.default === true ? 'false' : 'true'}` : `--${flag.name}=x`;
+      const r = run(program, [arg]);
+      expect(r.code, `${program} --${flag.name}`).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`not supported yet: --${flag.name.replace(/\./g, '\\.')}`));
+    }
+    // The README's list of refused flags is generated from the same tables: empty when nothing is refused.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('<!-- unsupported:begin'), readme.indexOf('<!-- unsupported:end'));
+    for (const [, flag] of refused) expect(table).toContain(`\`--${flag.name}\``);
+    if (refused.length === 0) expect(table).not.toMatch(/\| tern-/);
   });
 
   it('names a malformed JWT secret file', () => {
