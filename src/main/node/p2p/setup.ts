@@ -172,6 +172,7 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
   const sync = new UnsafeSync({
     logger,
     unsafeHead,
+    engineSyncing: () => controller.engineSyncing,
     insert: async (b) => {
       await ctx.driver.runExclusive(async () => {
         if (!controller.initialized) throw new Error('engine not started');

@@ -2,6 +2,8 @@
 // filling): a block that extends the unsafe head is inserted at once; a block further ahead waits, and the gap
 // below it is requested over req-resp from the newest missing block down, each answer checked against its
 // child's parentHash, trying the next peer when one fails or has nothing. Blocks at or below the head are dropped.
+// While the engine syncs itself (--syncmode execution-layer, op-node's ELSync), the newest block goes to the engine
+// as is and nothing is requested over req-resp: the engine fetches the blocks below it from its own peers.
 import type { Logger } from '../../common/logger/index.js';
 import { toHex as hex } from '../../primitives/bytes.js';
 import type { L2BlockRef } from '../../primitives/rollup/blockRef.js';
@@ -16,7 +18,12 @@ export interface UnsafeSyncDeps {
   logger: Logger;
   /** The unsafe head, or undefined before the engine controller knows it. */
   unsafeHead(): L2BlockRef | undefined;
-  /** Inserts a block that extends the unsafe head (under the driver's lock). */
+  /**
+   * Whether the engine is syncing itself (EL sync not finished): blocks then go to the engine whether or not they
+   * extend the unsafe head, and no gap is filled over req-resp (op-node resets its alt-sync while derivation waits).
+   */
+  engineSyncing?: (() => boolean) | undefined;
+  /** Inserts a block (under the driver's lock): one that extends the unsafe head, or any block during EL sync. */
   insert(block: UnsafeBlock): Promise<void>;
   /** Fetches block `num` from some peer, or undefined when no peer has it; undefined when req-resp is off. */
   fetch?:
@@ -85,7 +92,14 @@ export class UnsafeSync {
       const head = this.#deps.unsafeHead();
       if (head === undefined) return;
       for (const [h, b] of this.#pending) if (b.payload.blockNumber <= BigInt(head.number)) this.#pending.delete(h);
-      const next = [...this.#pending.values()].find((b) => hex(b.payload.parentHash) === head.hash);
+      let next = [...this.#pending.values()].find((b) => hex(b.payload.parentHash) === head.hash);
+      if (next === undefined && this.#deps.engineSyncing?.() === true) {
+        // The newest block becomes the engine's sync target; the older ones are the engine's to fetch.
+        next = this.#newest();
+        if (next === undefined) return;
+        for (const [h, b] of this.#pending)
+          if (b.payload.blockNumber < next.payload.blockNumber) this.#pending.delete(h);
+      }
       if (next === undefined) break;
       this.#pending.delete(hex(next.payload.blockHash));
       try {
@@ -100,12 +114,20 @@ export class UnsafeSync {
         return;
       }
     }
+    if (this.#deps.engineSyncing?.() === true) return;
     if (this.#pending.size > 0 && this.#deps.fetch !== undefined && !this.#filling) {
       this.#filling = true;
       void this.#fillGap().finally(() => {
         this.#filling = false;
       });
     }
+  }
+
+  #newest(): UnsafeBlock | undefined {
+    let newest: UnsafeBlock | undefined;
+    for (const b of this.#pending.values())
+      if (!newest || b.payload.blockNumber > newest.payload.blockNumber) newest = b;
+    return newest;
   }
 
   /** Requests the blocks between the unsafe head and the lowest pending block, newest first. */

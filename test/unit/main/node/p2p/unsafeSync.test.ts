@@ -114,4 +114,40 @@ describe('UnsafeSync', () => {
     await settle(() => c.inserted.length === 3);
     expect(c.inserted).toEqual([11, 12, 13]);
   });
+
+  it('during EL sync hands the newest block to the engine as is and requests nothing over req-resp', async () => {
+    const c = chain(0);
+    let syncing = true;
+    const sent: number[] = [];
+    const asked: bigint[] = [];
+    const s = new UnsafeSync({
+      logger,
+      unsafeHead: c.unsafeHead,
+      engineSyncing: () => syncing,
+      // The engine takes any block while it syncs; it becomes the unsafe head (the controller's EL-sync target).
+      insert: async (b) => {
+        sent.push(Number(b.payload.blockNumber));
+        if (syncing) return;
+        await c.insert(b);
+      },
+      fetch: async (num) => {
+        asked.push(num);
+        return { block: block(Number(num)), peer: 'a' };
+      },
+    });
+    s.add(block(30));
+    s.add(block(29));
+    s.add(block(31));
+    await settle(() => sent.includes(31));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked).toEqual([]);
+    expect(sent).not.toContain(29);
+    expect(sent.at(-1)).toBe(31);
+    // Once the engine is done, a block ahead of the head is back to the req-resp gap filling.
+    syncing = false;
+    s.add(block(3));
+    await settle(() => c.inserted.length === 3);
+    expect(asked).toEqual([2n, 1n]);
+    expect(c.inserted).toEqual([1, 2, 3]);
+  });
 });
