@@ -291,6 +291,7 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
     if (metrics === undefined) return;
     counts();
     metrics.setQuarantine(sync.pendingCount);
+    metrics.setBandwidth(host.bandwidth.totalIn, host.bandwidth.totalOut);
     // op-node's SetPeerScores: each connected peer's score parts into the peer_scores histogram.
     for (const p of host.connectedPeers())
       metrics.observePeerScores(peerScoreParts(scores.scoresOf(p, gossip.gossipsubScore(p), gossip.gossipsubParts(p))));
