@@ -41,7 +41,8 @@ try {
   for (;;) {
     const [s, r] = await Promise.all([unsafeOf(seq), unsafeOf(replica)]).catch(() => [0, 0]);
     if (s > 3 && s - r <= 1) break;
-    if (Date.now() > warmDeadline) throw new Error(`the replica did not start following (sequencer ${s}, replica ${r})`);
+    if (Date.now() > warmDeadline)
+      throw new Error(`the replica did not start following (sequencer ${s}, replica ${r})`);
     await sleep(SAMPLE_MS);
   }
   const lagBlocks: number[] = [];

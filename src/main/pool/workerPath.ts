@@ -12,7 +12,10 @@ const NAME = /^[A-Za-z0-9_-]+$/;
  * in its `workers/` folder; every other task module is program-neutral and lives in src/workers/ (see
  * docs/architecture.md).
  */
-const PROGRAM_TASKS: Readonly<Record<string, string>> = { calls: join('main', 'exec', 'workers') };
+const PROGRAM_TASKS: Readonly<Record<string, string>> = {
+  calls: join('main', 'exec', 'workers'),
+  gossipBlocks: join('main', 'node', 'workers'),
+};
 
 /**
  * Absolute path of the compiled task module `<root>/dist/src/workers/<name>.js` (or its program's folder), whether
