@@ -1,16 +1,20 @@
 // Gossip validation on the worker pool: the same messages through the pool thread (node/workers/gossipBlocks.ts,
 // compiled from dist/) and inline give the same verdicts and reasons, in op-node's order; the per-height rule
 // still holds across pooled messages; small messages stay inline (a plain value, no promise); a closed pool makes
-// the message an ignore, never a crash.
-// Over the network: test/unit/main/node/p2p/network.test.ts validates its large blocks on the pool.
+// the message an ignore, never a crash. A second part runs two hosts whose receiver validates every block on the
+// pool: a valid block is delivered and a forged one rejected through gossipsub's awaited topic validator.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { snappyCompress } from '../../../../../src/main/common/snappy.js';
 import {
   type BlockValidation,
   BlockValidator,
   type BlockValidatorOptions,
 } from '../../../../../src/main/node/p2p/blockValidator.js';
+import { BlockGossip, type GossipBlock } from '../../../../../src/main/node/p2p/gossip.js';
+import { P2PHost } from '../../../../../src/main/node/p2p/host.js';
+import { blocksTopic } from '../../../../../src/main/node/p2p/topics.js';
 import {
   createGossipValidationPool,
   type GossipTasks,
@@ -47,6 +51,8 @@ async function cases(): Promise<Array<[string, Uint8Array]>> {
     ['large valid', big.data],
   ];
 }
+
+const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 
 const verdict = (o: BlockValidation) => (o.result === 'accept' ? { result: 'accept' } : o);
 
@@ -99,3 +105,67 @@ describe('gossip validation on the pool', () => {
     expect(await v.validateMessage(4, data)).toMatchObject({ result: 'ignore', reason: /validation unavailable/ });
   });
 });
+
+describe('two hosts, the receiver validating every block on the pool', () => {
+  it('delivers a valid block and rejects a forged one through the awaited topic validator', async () => {
+    const pool = createGossipValidationPool();
+    const received: GossipBlock[] = [];
+    const verdicts: string[] = [];
+    const make = async (offload: boolean) => {
+      const host = await P2PHost.create(
+        {
+          privateKey: randomBytes(32),
+          listenIp: '127.0.0.1',
+          listenTcp: 0,
+          staticPeers: [],
+          netrestrict: [],
+          peersHi: 30,
+        },
+        { logger },
+      );
+      const v = new BlockValidator(
+        CFG,
+        { timestampThresholdMs: 60_000, ...(offload ? { offload: pooledBlockCheck(pool), offloadMinBytes: 0 } : {}) },
+        { signer: () => KEY_ADDRESS },
+      );
+      const gossip = new BlockGossip(
+        CFG,
+        host.node,
+        v,
+        { onBlock: (b) => received.push(b), onValidation: (_p, o) => verdicts.push(o.result) },
+        { logger },
+      );
+      gossip.attach();
+      await host.start();
+      gossip.subscribe();
+      return { host, gossip };
+    };
+    const sender = await make(false);
+    const receiver = await make(true);
+    try {
+      await receiver.host.node.dial(sender.host.node.getMultiaddrs()[0] as never);
+      const topic = blocksTopic(CFG.l2ChainId, 4);
+      await until(() => [sender, receiver].every((n) => n.host.node.services.pubsub.getSubscribers(topic).length > 0));
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const forged = await signedMessage(validPayload({ blockNumber: 41n, timestamp: now }), OTHER_KEY);
+      await sender.host.node.services.pubsub.publish(topic, forged.data);
+      const good = await signedMessage(validPayload({ blockNumber: 42n, timestamp: now }));
+      await sender.host.node.services.pubsub.publish(topic, good.data);
+      await until(() => received.length > 0 && verdicts.includes('reject'));
+      expect(received.map((b) => b.payload.blockNumber)).toEqual([42n]);
+      expect(receiver.gossip.stats).toMatchObject({ accepted: 1, rejected: 1 });
+    } finally {
+      await receiver.host.stop();
+      await sender.host.stop();
+      await pool.close();
+    }
+  }, 30_000);
+});
+
+async function until(fn: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!fn()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
