@@ -15,6 +15,7 @@ const NAME = /^[A-Za-z0-9_-]+$/;
 const PROGRAM_TASKS: Readonly<Record<string, string>> = {
   calls: join('main', 'exec', 'workers'),
   executor: join('main', 'exec', 'workers'),
+  gossipBlocks: join('main', 'node', 'workers'),
 };
 
 /**

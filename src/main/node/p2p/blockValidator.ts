@@ -1,7 +1,8 @@
 // Validation of a gossiped block, in op-node's order (rollup-node-p2p.md "Block validation"): size and snappy,
 // the sequencer's signature, SSZ decoding, timestamp window, block hash, the rules of the topic's version, then
 // at most 5 different blocks per height with duplicates ignored. Each outcome says why, for the scorer and logs.
-// Pure apart from the per-height memory, so it runs the same inline and in a worker.
+// The stateless part (checkBlockMessage) is pure and runs on a pool thread for large blocks; the per-height
+// memory stays with the BlockValidator on the coordinator.
 import { TernError } from '../../common/errors.js';
 import { snappyDecodedLength, snappyUncompress } from '../../common/snappy.js';
 import { toHex as hex } from '../../primitives/bytes.js';
@@ -20,6 +21,10 @@ export type BlockValidation =
 export interface BlockValidatorOptions {
   /** --p2p.gossip.timestamp.threshold in milliseconds: older payloads are rejected. */
   timestampThresholdMs: number;
+  /** Runs the stateless checks of large messages elsewhere (the gossip validation pool); none: all inline. */
+  offload?: OffloadedCheck | undefined;
+  /** Compressed size from which messages go to `offload`. */
+  offloadMinBytes?: number | undefined;
 }
 
 export interface BlockValidatorDeps {
@@ -38,6 +43,86 @@ const HEIGHTS_REMEMBERED = 1000;
 
 const reject = (reason: string): BlockValidation => ({ result: 'reject', reason });
 
+/** What the stateless checks need besides the message: given to a pool thread as plain data. */
+export interface BlockCheckContext {
+  cfg: RollupConfig;
+  timestampThresholdMs: number;
+  /** The current unsafe block signer (lower-case 0x address), or undefined while it is unknown. */
+  signer: string | undefined;
+  /** Unix time in milliseconds. */
+  nowMs: number;
+}
+
+/**
+ * The stateless checks of a gossiped block in op-node's order (size and snappy, signature, SSZ, timestamp window,
+ * block hash, version rules): everything but the per-height memory. Pure, so a pool thread runs it for large
+ * blocks (node/workers/gossipBlocks.ts). Never throws.
+ */
+export function checkBlockMessage(
+  ctx: BlockCheckContext,
+  topicVersion: BlockVersion,
+  data: Uint8Array,
+): BlockValidation {
+  try {
+    return check(ctx, topicVersion, data);
+  } catch (err) {
+    // Decoders throw TernErrors with a reason; anything else is a bug, still reported as a rejection.
+    return reject(err instanceof TernError ? err.message : `validation failed: ${String(err)}`);
+  }
+}
+
+function check(ctx: BlockCheckContext, topicVersion: BlockVersion, data: Uint8Array): BlockValidation {
+  const declared = snappyDecodedLength(data);
+  if (declared === undefined) return reject('invalid snappy length header');
+  if (declared > MAX_GOSSIP_SIZE) return reject(`decoded size ${declared} above ${MAX_GOSSIP_SIZE}`);
+  if (declared < MIN_GOSSIP_SIZE) return reject(`decoded size ${declared} below ${MIN_GOSSIP_SIZE}`);
+  const decoded = snappyUncompress(data, MAX_GOSSIP_SIZE);
+  const signature = decoded.subarray(0, 65);
+  const signed = decoded.subarray(65);
+
+  const expected = ctx.signer;
+  if (expected === undefined || /^0x0{40}$/.test(expected)) {
+    return { result: 'ignore', reason: 'no unsafe block signer known yet' };
+  }
+  let author: string;
+  try {
+    author = recoverSigner(blockSigningHash(ctx.cfg.l2ChainId, signed), signature);
+  } catch (err) {
+    return reject(`invalid signature: ${(err as Error).message}`);
+  }
+  if (author !== expected.toLowerCase()) return reject(`signed by ${author}, expected ${expected}`);
+
+  let parentBeaconBlockRoot: Uint8Array | undefined;
+  let ssz = signed;
+  if (topicVersion >= 3) {
+    if (signed.length < 32) return reject('too short for the parent beacon block root');
+    parentBeaconBlockRoot = signed.slice(0, 32);
+    ssz = signed.subarray(32);
+  }
+  const payload = decodePayloadSsz(ssz, topicVersion);
+
+  const nowS = Math.floor(ctx.nowMs / 1000);
+  const ts = Number(payload.timestamp);
+  if (ts < nowS - Math.floor(ctx.timestampThresholdMs / 1000)) return reject(`payload timestamp ${ts} is too old`);
+  if (ts > nowS + MAX_FUTURE_S) return reject(`payload timestamp ${ts} is too far in the future`);
+
+  const actual = payloadBlockHash(payload, topicVersion, parentBeaconBlockRoot);
+  if (Buffer.compare(actual, payload.blockHash) !== 0) {
+    return reject(`block hash ${hex(payload.blockHash)} does not match the header's ${hex(actual)}`);
+  }
+
+  const why = versionRuleViolation(ctx.cfg, topicVersion, payload);
+  if (why !== undefined) return reject(why);
+  return { result: 'accept', payload, parentBeaconBlockRoot };
+}
+
+/** Runs checkBlockMessage elsewhere (a pool thread); resolves with its outcome. */
+export type OffloadedCheck = (
+  ctx: BlockCheckContext,
+  topicVersion: BlockVersion,
+  data: Uint8Array,
+) => Promise<BlockValidation>;
+
 export class BlockValidator {
   readonly #cfg: RollupConfig;
   readonly #opts: BlockValidatorOptions;
@@ -51,60 +136,40 @@ export class BlockValidator {
     this.#deps = deps;
   }
 
-  /** Validates the raw (snappy) `data` received on the blocks topic of `topicVersion`. Never throws. */
-  validate(topicVersion: BlockVersion, data: Uint8Array): BlockValidation {
-    try {
-      return this.#validate(topicVersion, data);
-    } catch (err) {
-      // Decoders throw TernErrors with a reason; anything else is a bug, still reported as a rejection.
-      return reject(err instanceof TernError ? err.message : `validation failed: ${String(err)}`);
-    }
+  #context(): BlockCheckContext {
+    return {
+      cfg: this.#cfg,
+      timestampThresholdMs: this.#opts.timestampThresholdMs,
+      signer: this.#deps.signer(),
+      nowMs: (this.#deps.now ?? Date.now)(),
+    };
   }
 
-  #validate(topicVersion: BlockVersion, data: Uint8Array): BlockValidation {
-    const declared = snappyDecodedLength(data);
-    if (declared === undefined) return reject('invalid snappy length header');
-    if (declared > MAX_GOSSIP_SIZE) return reject(`decoded size ${declared} above ${MAX_GOSSIP_SIZE}`);
-    if (declared < MIN_GOSSIP_SIZE) return reject(`decoded size ${declared} below ${MIN_GOSSIP_SIZE}`);
-    const decoded = snappyUncompress(data, MAX_GOSSIP_SIZE);
-    const signature = decoded.subarray(0, 65);
-    const signed = decoded.subarray(65);
+  /** Validates the raw (snappy) `data` received on the blocks topic of `topicVersion`. Never throws. */
+  validate(topicVersion: BlockVersion, data: Uint8Array): BlockValidation {
+    return this.#admit(checkBlockMessage(this.#context(), topicVersion, data));
+  }
 
-    const expected = this.#deps.signer();
-    if (expected === undefined || /^0x0{40}$/.test(expected)) {
-      return { result: 'ignore', reason: 'no unsafe block signer known yet' };
-    }
-    let author: string;
-    try {
-      author = recoverSigner(blockSigningHash(this.#cfg.l2ChainId, signed), signature);
-    } catch (err) {
-      return reject(`invalid signature: ${(err as Error).message}`);
-    }
-    if (author !== expected.toLowerCase()) return reject(`signed by ${author}, expected ${expected}`);
+  /**
+   * Like validate, but messages of at least `offloadMinBytes` (compressed) run their stateless checks through
+   * `offload` (the worker pool), off the calling thread; the per-height rule then runs here, so its memory stays
+   * in one place. Smaller messages, or all without an offload, are validated at once. Never rejects: a failed
+   * offload (pool closed, thread died) is reported as an ignore, as op-node ignores what it could not validate.
+   */
+  validateMessage(topicVersion: BlockVersion, data: Uint8Array): BlockValidation | Promise<BlockValidation> {
+    const offload = this.#opts.offload;
+    if (offload === undefined || data.length < (this.#opts.offloadMinBytes ?? 0))
+      return this.validate(topicVersion, data);
+    return offload(this.#context(), topicVersion, data).then(
+      (outcome) => this.#admit(outcome),
+      (err: unknown) => ({ result: 'ignore' as const, reason: `validation unavailable: ${(err as Error).message}` }),
+    );
+  }
 
-    let parentBeaconBlockRoot: Uint8Array | undefined;
-    let ssz = signed;
-    if (topicVersion >= 3) {
-      if (signed.length < 32) return reject('too short for the parent beacon block root');
-      parentBeaconBlockRoot = signed.slice(0, 32);
-      ssz = signed.subarray(32);
-    }
-    const payload = decodePayloadSsz(ssz, topicVersion);
-
-    const nowS = Math.floor((this.#deps.now ?? Date.now)() / 1000);
-    const ts = Number(payload.timestamp);
-    if (ts < nowS - Math.floor(this.#opts.timestampThresholdMs / 1000))
-      return reject(`payload timestamp ${ts} is too old`);
-    if (ts > nowS + MAX_FUTURE_S) return reject(`payload timestamp ${ts} is too far in the future`);
-
-    const actual = payloadBlockHash(payload, topicVersion, parentBeaconBlockRoot);
-    if (Buffer.compare(actual, payload.blockHash) !== 0) {
-      return reject(`block hash ${hex(payload.blockHash)} does not match the header's ${hex(actual)}`);
-    }
-
-    const why = versionRuleViolation(this.#cfg, topicVersion, payload);
-    if (why !== undefined) return reject(why);
-
+  /** The per-height rule on an outcome of the stateless checks: at most 5 different blocks, duplicates ignored. */
+  #admit(outcome: BlockValidation): BlockValidation {
+    if (outcome.result !== 'accept') return outcome;
+    const { payload } = outcome;
     const height = payload.blockNumber;
     const hash = hex(payload.blockHash);
     let seen = this.#seen.get(height);
@@ -117,7 +182,7 @@ export class BlockValidator {
       return reject(`more than ${MAX_BLOCKS_PER_HEIGHT} blocks at height ${height}`);
     if (seen.includes(hash)) return { result: 'ignore', reason: `block ${hash} already seen` };
     seen.push(hash);
-    return { result: 'accept', payload, parentBeaconBlockRoot };
+    return outcome;
   }
 }
 

@@ -96,7 +96,10 @@ export class BlockGossip {
   /** Installs the validators, the large-message support and the delivery handler (before the host starts). */
   attach(): void {
     const pubsub = this.#node.services.pubsub as unknown as {
-      topicValidators: Map<string, (peer: PeerId, msg: Message) => 'accept' | 'ignore' | 'reject'>;
+      topicValidators: Map<
+        string,
+        (peer: PeerId, msg: Message) => 'accept' | 'ignore' | 'reject' | Promise<'accept' | 'ignore' | 'reject'>
+      >;
       addEventListener(type: 'message', fn: (e: CustomEvent<Message>) => void): void;
     };
     allowLargeMessages(pubsub);
@@ -104,20 +107,25 @@ export class BlockGossip {
     for (const v of BLOCK_VERSIONS) {
       const topic = blocksTopic(this.#cfg.l2ChainId, v);
       pubsub.topicValidators.set(topic, (peer, msg) => {
-        const outcome = this.#validator.validate(v, msg.data);
-        const from = peer.toString();
-        if (outcome.result === 'accept') {
-          this.stats.accepted++;
-          accepted.set(msg.data, outcome);
-        } else {
-          if (outcome.result === 'ignore') this.stats.ignored++;
-          else this.stats.rejected++;
-          this.#log.debug('Gossip block not accepted', { peer: from, result: outcome.result, reason: outcome.reason });
-        }
-        this.#events.onValidation?.(from, outcome);
-        return outcome.result;
+        // gossipsub awaits its topic validators: large blocks validate on the pool (validateMessage), and the
+        // message is forwarded or dropped once the outcome is known.
+        const outcome = this.#validator.validateMessage(v, msg.data);
+        return outcome instanceof Promise ? outcome.then((o) => settle(peer, msg, o)) : settle(peer, msg, outcome);
       });
     }
+    const settle = (peer: PeerId, msg: Message, outcome: BlockValidation): 'accept' | 'ignore' | 'reject' => {
+      const from = peer.toString();
+      if (outcome.result === 'accept') {
+        this.stats.accepted++;
+        accepted.set(msg.data, outcome);
+      } else {
+        if (outcome.result === 'ignore') this.stats.ignored++;
+        else this.stats.rejected++;
+        this.#log.debug('Gossip block not accepted', { peer: from, result: outcome.result, reason: outcome.reason });
+      }
+      this.#events.onValidation?.(from, outcome);
+      return outcome.result;
+    };
     pubsub.addEventListener('message', (e) => {
       const msg = e.detail;
       if (versionOfTopic(this.#cfg.l2ChainId, msg.topic) === undefined) return;

@@ -19,6 +19,7 @@ import { FsDatastore } from 'datastore-fs';
 import { createLibp2p, type Libp2p } from 'libp2p';
 import { UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
+import { BandwidthCounter, bandwidthMetrics } from './bandwidth.js';
 import { gossipOptions } from './gossipParams.js';
 
 export interface HostOptions {
@@ -82,6 +83,8 @@ function ipOf(ma: Multiaddr): string | undefined {
 export class P2PHost {
   readonly node: TernLibp2p;
   readonly staticPeers: ReadonlyMap<string, Multiaddr>;
+  /** Bytes read and written on all connections (op-node's p2p_bandwidth_bytes_total). */
+  readonly bandwidth: BandwidthCounter;
   readonly #log: Logger;
   readonly #banned = new Map<string, number>();
   readonly #blockedAddrs = new Set<string>();
@@ -91,8 +94,15 @@ export class P2PHost {
   #redial: NodeJS.Timeout | undefined;
   readonly #deps: HostDeps;
 
-  private constructor(node: TernLibp2p, staticPeers: Map<string, Multiaddr>, deps: HostDeps, log: Logger) {
+  private constructor(
+    node: TernLibp2p,
+    staticPeers: Map<string, Multiaddr>,
+    bandwidth: BandwidthCounter,
+    deps: HostDeps,
+    log: Logger,
+  ) {
     this.node = node;
+    this.bandwidth = bandwidth;
     this.staticPeers = staticPeers;
     this.#deps = deps;
     this.#log = log;
@@ -130,12 +140,14 @@ export class P2PHost {
           ]
         : [];
     const ipProto = isIPv6(opts.listenIp) ? 'ip6' : 'ip4';
+    const bandwidth = new BandwidthCounter();
     const node = (await createLibp2p({
       privateKey: privateKeyFromRaw(opts.privateKey),
       addresses: { listen: [`/${ipProto}/${opts.listenIp}/tcp/${opts.listenTcp}`], announce },
       transports: [tcp()],
       connectionEncrypters: [noise()],
       streamMuxers: [yamux(), mplex()],
+      metrics: bandwidthMetrics(bandwidth),
       ...(opts.peerstorePath === undefined ? {} : { datastore: new FsDatastore(opts.peerstorePath) }),
       // Room above the high tide: the peer manager prunes back to the low tide (op-node's connmgr does the same).
       connectionManager: { maxConnections: Math.max(1, opts.peersHi) * 2 },
@@ -161,7 +173,7 @@ export class P2PHost {
       },
       start: false,
     })) as TernLibp2p;
-    host = new P2PHost(node, staticPeers, deps, log);
+    host = new P2PHost(node, staticPeers, bandwidth, deps, log);
     return host;
   }
 

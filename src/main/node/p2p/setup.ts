@@ -29,6 +29,7 @@ import { gossipScoring } from './scoreParams.js';
 import { blocksTopic } from './topics.js';
 import { UnsafeSignerWatcher } from './unsafeSigner.js';
 import { UnsafeSync } from './unsafeSync.js';
+import { createGossipValidationPool, GOSSIP_OFFLOAD_MIN_BYTES, pooledBlockCheck } from './validationPool.js';
 
 /** The --p2p.* flags (and --l1.runtime-config-reload-interval, how often the unsafe block signer is re-read). */
 export interface P2POptions {
@@ -159,9 +160,16 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
   );
   lifecycle.onStop('unsafe signer watcher', () => signer.stop());
 
+  // Large blocks validate on the pool (validationPool.ts): their checks cost the coordinator tens of ms each.
+  const validationPool = createGossipValidationPool();
+  lifecycle.onStop('gossip validation pool', () => validationPool.close());
   const validator = new BlockValidator(
     config,
-    { timestampThresholdMs: options.gossipTimestampThresholdMs },
+    {
+      timestampThresholdMs: options.gossipTimestampThresholdMs,
+      offload: pooledBlockCheck(validationPool),
+      offloadMinBytes: GOSSIP_OFFLOAD_MIN_BYTES,
+    },
     { signer: () => signer.address },
   );
 
@@ -292,6 +300,7 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
     if (metrics === undefined) return;
     counts();
     metrics.setQuarantine(sync.pendingCount);
+    metrics.setBandwidth(host.bandwidth.totalIn, host.bandwidth.totalOut);
     // op-node's SetPeerScores: each connected peer's score parts into the peer_scores histogram.
     for (const p of host.connectedPeers())
       metrics.observePeerScores(peerScoreParts(scores.scoresOf(p, gossip.gossipsubScore(p), gossip.gossipsubParts(p))));

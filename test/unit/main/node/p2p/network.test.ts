@@ -18,9 +18,15 @@ import {
   requestPayload,
 } from '../../../../../src/main/node/p2p/reqResp.js';
 import { blocksTopic } from '../../../../../src/main/node/p2p/topics.js';
+import {
+  createGossipValidationPool,
+  GOSSIP_OFFLOAD_MIN_BYTES,
+  pooledBlockCheck,
+} from '../../../../../src/main/node/p2p/validationPool.js';
 import { CFG, KEY_ADDRESS, ROOT, signedMessage, validPayload } from '../../../../helpers/p2pBlocks.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
+const pool = createGossipValidationPool();
 
 interface TestNode {
   host: P2PHost;
@@ -45,7 +51,12 @@ async function node(staticPeers: string[] = []): Promise<TestNode> {
     { banEnabled: true, banThreshold: -100, banDurationMs: 3_600_000 },
     { isStatic: (p) => host.isStatic(p), ban: (p, until) => host.ban(p, until) },
   );
-  const validator = new BlockValidator(CFG, { timestampThresholdMs: 60_000 }, { signer: () => KEY_ADDRESS });
+  // Large blocks validate on the pool, as in tern-node (gossipsub awaits the topic validator meanwhile).
+  const validator = new BlockValidator(
+    CFG,
+    { timestampThresholdMs: 60_000, offload: pooledBlockCheck(pool), offloadMinBytes: GOSSIP_OFFLOAD_MIN_BYTES },
+    { signer: () => KEY_ADDRESS },
+  );
   const received: GossipBlock[] = [];
   const gossip = new BlockGossip(
     CFG,
@@ -108,6 +119,7 @@ describe('P2P network on loopback', () => {
   afterAll(async () => {
     await replica?.host.stop();
     await seq?.host.stop();
+    await pool.close();
   });
 
   it('gossips a 9 MB block whose compressed message is above 4 MiB', async () => {
