@@ -51,7 +51,6 @@ describe('tern-pair settings', () => {
       /^tern-exec \(flags after --\): invalid value "x" for flag --http.port/,
     );
     expect(error([], { TERN_EXEC_HTTP_PORT: 'x' })).toMatch(/^tern-exec .*environment variable TERN_EXEC_HTTP_PORT/);
-    expect(error(['--', '--usb'])).toMatch(/^tern-exec \(flags after --\): not supported yet: --usb/);
   });
 
   it('says where a flag of the other program belongs', () => {
