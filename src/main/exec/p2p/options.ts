@@ -6,7 +6,7 @@ export interface P2pNodeOptions {
   discoveryPort: number;
   /** --discovery.v4 and not --nodiscover. */
   discv4: boolean;
-  /** --discovery.v5 and not --nodiscover (not built: said at startup). */
+  /** --discovery.v5 and not --nodiscover. */
   discv5: boolean;
   /** --discovery.dns (EIP-1459 trees), empty: off. */
   dns: string[];

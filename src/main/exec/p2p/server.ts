@@ -11,6 +11,7 @@ import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
 import { toHex } from '../../primitives/bytes.js';
 import type { HeaderRequest, PeerSet, SnapServer, SyncPeer } from '../sync/peer.js';
+import { ExecDiscv5 } from './discv5.js';
 import { formatEnode, parseEnode } from './enode.js';
 import { encodeEnr } from './enr.js';
 import type { ServeSource } from './ethServe.js';
@@ -19,6 +20,7 @@ import { ETH_LENGTH, ETH_VERSION, SNAP_LENGTH, SNAP_VERSION, type Status } from 
 import type { ForkId, ForkIdVerdict } from './forkId.js';
 import type { NodeKey } from './nodeKey.js';
 import { type SnapContext, SnapSession } from './snapSession.js';
+import { SharedUdp } from './udpMux.js';
 
 export interface P2pOptions {
   /** --port: RLPx TCP port (0: any free port). */
@@ -29,6 +31,8 @@ export interface P2pOptions {
   listenHost: string;
   /** discv4 on (--discovery.v4 and not --nodiscover). */
   discv4: boolean;
+  /** discv5 on (--discovery.v5 and not --nodiscover), on the same UDP port as discv4. */
+  discv5: boolean;
   bootnodes: readonly string[];
   /** EIP-1459 trees walked by the discv4 table (--discovery.dns). */
   dnsNetworks: readonly string[];
@@ -84,10 +88,13 @@ interface RlpxPeer extends WirePeer {
 
 const STATIC_REDIAL_MS = 15_000;
 const DEFAULT_MAX_PENDING = 50;
+const DISCOVERED_DIAL_JITTER_MS = 1_000;
 
 export class P2pServer implements PeerSet {
   private rlpx: RLPx | undefined;
   private dpt: DPT | undefined;
+  private udp: SharedUdp | undefined;
+  private discv5: ExecDiscv5 | undefined;
   private readonly connected = new Map<string, Connected>();
   private readonly peerListeners = new Set<(p: SyncPeer) => void>();
   private readonly leftListeners = new Set<(p: SyncPeer) => void>();
@@ -150,8 +157,11 @@ export class P2pServer implements PeerSet {
         super(snapCtx, version, peer, send);
       }
     };
-    if (this.opts.discv4) {
+    if (this.opts.discv4 || this.opts.discv5) this.udp = new SharedUdp();
+    const udp = this.udp;
+    if (this.opts.discv4 && udp !== undefined) {
       this.dpt = new DPT(this.key.privateKey, {
+        createSocket: () => udp.discv4Socket(),
         endpoint: { address: this.advertisedIp(), udpPort: this.opts.discoveryPort, tcpPort: this.opts.port },
         shouldFindNeighbours: true,
         shouldGetDnsPeers: this.opts.dnsNetworks.length > 0,
@@ -181,15 +191,40 @@ export class P2pServer implements PeerSet {
     );
     this.rlpx.events.on('error', (err: Error) => this.logger.warn('P2P listener error', { err: err.message }));
     this.tcpPort = await listen(this.rlpx, this.opts.port, this.opts.listenHost);
-    if (this.dpt !== undefined)
-      this.udpPort = await bind(this.dpt, this.opts.discoveryPort || this.tcpPort, this.opts.listenHost);
+    if (udp !== undefined) this.udpPort = await udp.bind(this.opts.discoveryPort || this.tcpPort, this.opts.listenHost);
+    if (this.opts.discv5 && udp !== undefined) {
+      this.discv5 = new ExecDiscv5(
+        {
+          privateKey: this.key.privateKey,
+          ip: this.advertisedIp(),
+          tcpPort: this.tcpPort,
+          udpPort: this.udpPort,
+          bootnodes: this.opts.bootnodes,
+          forkId: () => this.chain.forkId(),
+          checkForkId: (id) => this.chain.checkForkId(id),
+          // A random delay first: two nodes that find each other in the same lookup would otherwise dial at
+          // once and both connections be dropped as duplicates.
+          onNode: (info) => {
+            const t = setTimeout(() => {
+              if (this.connected.size < this.opts.maxPeers) this.dial(info);
+            }, Math.random() * DISCOVERED_DIAL_JITTER_MS);
+            t.unref();
+          },
+          wantsPeers: () => this.connected.size < this.opts.maxPeers,
+          logger: this.logger,
+        },
+        udp,
+      );
+      await this.discv5.start();
+    }
     this.listening = true;
     for (const url of this.opts.bootnodes) {
-      if (url.startsWith('enr:')) continue; // ENR bootnodes are discv5's; discv5 is not built
+      if (url.startsWith('enr:')) continue; // ENR bootnodes are discv5's
       const e = parseEnode(url);
       const info: PeerInfo = { id: e.id, address: e.host, tcpPort: e.tcpPort, udpPort: e.udpPort };
       if (this.dpt !== undefined) void this.dpt.bootstrap(info);
-      // Without discovery the bootnodes are dialed directly (the connection discovery would lead to).
+      // Without discv4 the bootnodes are dialed directly (the connection discovery would lead to); discv5 also
+      // learns them above and finds the rest of the network through them.
       else this.dial(info);
     }
     this.redial = setInterval(() => this.redialStatic(), STATIC_REDIAL_MS);
@@ -203,9 +238,12 @@ export class P2pServer implements PeerSet {
       c.eth?.close();
       c.snap?.close();
     }
-    const { rlpx, dpt } = this;
+    const { rlpx, dpt, udp, discv5 } = this;
     this.rlpx = undefined;
     this.dpt = undefined;
+    this.udp = undefined;
+    this.discv5 = undefined;
+    await discv5?.stop().catch(() => undefined);
     try {
       rlpx?.destroy();
     } catch {
@@ -216,6 +254,7 @@ export class P2pServer implements PeerSet {
     } catch {
       // never bound
     }
+    udp?.close();
   }
 
   private allowed(address: string | undefined): boolean {
@@ -364,24 +403,26 @@ export class P2pServer implements PeerSet {
       this.key.id,
       this.advertisedIp(),
       this.tcpPort,
-      this.dpt !== undefined ? this.udpPort : this.tcpPort,
+      this.udp !== undefined ? this.udpPort : this.tcpPort,
     );
   }
 
   nodeInfo(): Record<string, unknown> {
     const ip = this.advertisedIp();
-    const udp = this.dpt !== undefined ? this.udpPort : 0;
+    const udp = this.udp !== undefined ? this.udpPort : 0;
     return {
       id: toHex(keccak256(this.key.id)).slice(2),
       name: this.opts.clientId,
       enode: this.enode(),
-      enr: encodeEnr(this.key.privateKey, {
-        seq: 1n,
-        ip,
-        tcp: this.tcpPort,
-        udp: udp || undefined,
-        forkId: this.chain.forkId(),
-      }),
+      enr:
+        this.discv5?.record ??
+        encodeEnr(this.key.privateKey, {
+          seq: 1n,
+          ip,
+          tcp: this.tcpPort,
+          udp: udp || undefined,
+          forkId: this.chain.forkId(),
+        }),
       ip,
       ports: { discovery: udp, listener: this.tcpPort },
       listenAddr: `${this.opts.listenHost === '0.0.0.0' ? '[::]' : this.opts.listenHost}:${this.tcpPort}`,
@@ -476,17 +517,5 @@ function listen(rlpx: RLPx, port: number, host: string): Promise<number> {
       resolve(typeof addr === 'object' && addr !== null ? addr.port : port);
     });
     rlpx.listen(port, host);
-  });
-}
-
-function bind(dpt: DPT, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = (dpt as unknown as { _server: { _socket: import('node:dgram').Socket } })._server._socket;
-    socket.once('error', reject);
-    socket.once('listening', () => {
-      socket.off('error', reject);
-      resolve(socket.address().port);
-    });
-    dpt.bind(port, host);
   });
 }

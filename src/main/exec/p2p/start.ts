@@ -1,7 +1,7 @@
 // Starting the execution-layer network of a running node: the node key, the local chain as the eth sessions
 // see it (STATUS from the head, the fork id over the stored chain config, serving from the database and the
-// pool), the server, transaction announcements, and the startup notes for what is not built (discv5, NAT
-// traversal other than extip).
+// pool), the server, transaction announcements, and the startup notes for what is not built (NAT traversal
+// other than extip).
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
 import { fromHex } from '../../primitives/bytes.js';
@@ -89,7 +89,6 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
       nat: nat.unsupported,
     });
   }
-  if (opts.discv5) logger.warn('Discovery v5 is not built: no discv5 discovery (bootnodes are dialed directly)');
   if (opts.dns.length > 0 && !opts.discv4) {
     logger.warn('DNS discovery (--discovery.dns) runs with discovery v4 here; it is off', { trees: opts.dns });
   }
@@ -99,6 +98,7 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
       discoveryPort: opts.discoveryPort,
       listenHost: '0.0.0.0',
       discv4: opts.discv4,
+      discv5: opts.discv5,
       bootnodes: opts.bootnodes,
       dnsNetworks: opts.dns,
       maxPeers: opts.maxPeers,
@@ -156,6 +156,7 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
     enode: server.enode(),
     tcp: server.tcpPort,
     discv4: opts.discv4 ? server.udpPort : 'off',
+    discv5: opts.discv5 ? server.udpPort : 'off',
     maxpeers: opts.maxPeers,
   });
   return server;
