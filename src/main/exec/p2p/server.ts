@@ -182,6 +182,7 @@ export class P2pServer implements PeerSet {
       clientId: new TextEncoder().encode(this.opts.clientId),
       listenPort: this.opts.port,
     });
+    this.resizeTransportLimit();
     this.rlpx.events.on('peer:added', (peer) => this.onPeerAdded(peer as unknown as RlpxPeer));
     this.rlpx.events.on('peer:removed', (peer, reason: number) =>
       this.onPeerRemoved(peer as unknown as RlpxPeer, reason),
@@ -296,7 +297,14 @@ export class P2pServer implements PeerSet {
       peer.disconnect(DISCONNECT.uselessPeer);
       return;
     }
-    this.connected.set(id, { wire: peer, eth, snap, sync: undefined, inbound: false });
+    // geth: trusted peers may connect beyond --maxpeers; the rest are refused once the untrusted count is full.
+    if (!this.trusted.has(id) && this.untrustedCount() >= this.opts.maxPeers) {
+      peer.disconnect(DISCONNECT.tooManyPeers);
+      return;
+    }
+    // An inbound connection arrived on the listening port; an outbound one has an ephemeral local port.
+    const inbound = peer._socket.localPort === this.tcpPort;
+    this.connected.set(id, { wire: peer, eth, snap, sync: undefined, inbound });
     // eth may have finished its handshake before the RLPx layer announced the peer.
     if (eth.remote !== undefined) this.onEthReady(eth);
   }
@@ -478,12 +486,30 @@ export class P2pServer implements PeerSet {
 
   addTrustedPeer(url: string): boolean {
     this.trusted.add(toHexId(parseEnode(url).id));
+    this.resizeTransportLimit();
     return true;
   }
 
   removeTrustedPeer(url: string): boolean {
     this.trusted.delete(toHexId(parseEnode(url).id));
+    this.resizeTransportLimit();
     return true;
+  }
+
+  private untrustedCount(): number {
+    let n = 0;
+    for (const id of this.connected.keys()) if (!this.trusted.has(id)) n++;
+    return n;
+  }
+
+  /**
+   * @ethereumjs/devp2p refuses inbound connections past its own peer limit before it knows who is calling, so its
+   * limit is raised by the number of trusted peers and --maxpeers is enforced for the others in onPeerAdded.
+   */
+  private resizeTransportLimit(): void {
+    if (this.rlpx !== undefined) {
+      (this.rlpx as unknown as { _maxPeers: number })._maxPeers = this.opts.maxPeers + this.trusted.size;
+    }
   }
 }
 

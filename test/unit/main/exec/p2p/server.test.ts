@@ -210,3 +210,34 @@ describe('P2pServer over discv5 (discv4 off)', () => {
     expect(peerIds(boot)).toEqual(expect.arrayContaining([idOf(b), idOf(c), idOf(d)]));
   }, 30_000);
 });
+
+describe('P2pServer peer limits', () => {
+  const idOf = (s: P2pServer) => String(s.nodeInfo().id);
+  async function until(cond: () => boolean, ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while (!cond()) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('reports inbound connections, and lets a trusted peer in beyond --maxpeers while refusing others', async () => {
+    const hub = await start(toyChain(1, 3).chain, { maxPeers: 1 });
+    const first = await start(toyChain(1, 3).chain, { bootnodes: [hub.enode()] });
+    await until(() => hub.peerCount() === 1 && first.peerCount() === 1, 8000);
+    expect(hub.peersInfo()[0]?.network).toMatchObject({ inbound: true, trusted: false });
+    expect(first.peersInfo()[0]?.network).toMatchObject({ inbound: false });
+
+    // Trusting a peer makes room for it in the transport, but not for anybody else.
+    const friend = await start(toyChain(1, 3).chain);
+    hub.addTrustedPeer(friend.enode());
+    const stranger = await start(toyChain(1, 3).chain, { bootnodes: [hub.enode()] });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(hub.peersInfo().map((p) => p.id)).toEqual([idOf(first)]);
+    friend.addPeer(hub.enode());
+    await until(() => hub.peersInfo().some((p) => p.id === idOf(friend)), 8000);
+    expect(hub.peersInfo().find((p) => p.id === idOf(friend))?.network).toMatchObject({ inbound: true, trusted: true });
+    expect(hub.peersInfo().map((p) => p.id)).not.toContain(idOf(stranger));
+    expect(stranger.peerCount()).toBe(0);
+  }, 30_000);
+});
