@@ -27,10 +27,23 @@ export interface P2pNodeOptions {
   txGossip: boolean;
 }
 
-/** What --nat asks for: an external IP to advertise, or a mechanism tern does not have. */
-export function natPlan(nat: string): { externalIp: string | undefined; unsupported: string | undefined } {
-  const lower = nat.trim().toLowerCase();
-  if (lower.startsWith('extip:')) return { externalIp: nat.trim().slice(6), unsupported: undefined };
-  if (lower === '' || lower === 'none' || lower === 'any') return { externalIp: undefined, unsupported: undefined };
-  return { externalIp: undefined, unsupported: nat };
+/** What --nat asks for: an external IP to advertise, a STUN server to ask for it, or a mechanism tern lacks. */
+export function natPlan(nat: string): {
+  externalIp: string | undefined;
+  stun: { host: string; port: number } | undefined;
+  unsupported: string | undefined;
+} {
+  const trimmed = nat.trim();
+  const lower = trimmed.toLowerCase();
+  const none = { externalIp: undefined, stun: undefined, unsupported: undefined };
+  if (lower.startsWith('extip:')) return { ...none, externalIp: trimmed.slice(6) };
+  if (lower.startsWith('stun:')) {
+    const at = trimmed.lastIndexOf(':');
+    return {
+      ...none,
+      stun: { host: trimmed.slice(5, at).replace(/^\[|\]$/g, ''), port: Number(trimmed.slice(at + 1)) },
+    };
+  }
+  if (lower === '' || lower === 'none' || lower === 'any') return none;
+  return { ...none, unsupported: trimmed };
 }

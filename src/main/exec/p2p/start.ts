@@ -1,7 +1,7 @@
 // Starting the execution-layer network of a running node: the node key, the local chain as the eth sessions
 // see it (STATUS from the head, the fork id over the stored chain config, serving from the database and the
-// pool), the server, transaction announcements, and the startup notes for what is not built (NAT traversal
-// other than extip).
+// pool), the server, transaction announcements, and the startup notes for what is not built (UPnP and
+// NAT-PMP); --nat stun: asks the STUN server for the external IP first.
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
 import { fromHex } from '../../primitives/bytes.js';
@@ -15,6 +15,7 @@ import { createForkFilter, forkIdAt, gatherForks } from './forkId.js';
 import { loadNodeKey } from './nodeKey.js';
 import { natPlan, type P2pNodeOptions } from './options.js';
 import { type LocalChain, P2pServer } from './server.js';
+import { stunMappedAddress } from './stun.js';
 
 export interface P2pStartDeps {
   db: Database;
@@ -84,6 +85,15 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
   const key = loadNodeKey({ hex: opts.nodeKeyHex, file: opts.nodeKeyFile, datadir: deps.datadir });
   if (key.source === 'generated') logger.info('Generated a new node key', { path: key.path });
   const nat = natPlan(opts.nat);
+  let externalIp = nat.externalIp;
+  if (nat.stun !== undefined) {
+    try {
+      externalIp = (await stunMappedAddress(nat.stun.host, nat.stun.port)).ip;
+      logger.info('External IP from STUN', { ip: externalIp, server: `${nat.stun.host}:${nat.stun.port}` });
+    } catch (err) {
+      logger.warn('STUN query failed: advertising the local address', { nat: opts.nat, err: (err as Error).message });
+    }
+  }
   if (nat.unsupported !== undefined) {
     logger.warn('NAT traversal not built: advertising the local address; the node may be unreachable from outside', {
       nat: nat.unsupported,
@@ -103,7 +113,7 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
       dnsNetworks: opts.dns,
       maxPeers: opts.maxPeers,
       maxPendingPeers: opts.maxPendingPeers,
-      externalIp: nat.externalIp,
+      externalIp,
       netRestrict: opts.netRestrict,
       clientId: clientIdWithIdentity(deps.clientVersion, opts.identity),
       requiredBlocks: new Map(opts.requiredBlocks.map(([n, h]) => [n, fromHex(h)])),
