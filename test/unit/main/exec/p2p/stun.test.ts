@@ -94,9 +94,10 @@ describe('STUN Binding', () => {
     expect(natPlan('stun:203.0.113.7:3478')).toEqual({
       externalIp: undefined,
       stun: { host: '203.0.113.7', port: 3478 },
+      gateway: undefined,
       unsupported: undefined,
     });
     expect(natPlan('extip:1.2.3.4').externalIp).toBe('1.2.3.4');
-    expect(natPlan('upnp').unsupported).toBe('upnp');
+    expect(natPlan('bogus').unsupported).toBe('bogus');
   });
 });
