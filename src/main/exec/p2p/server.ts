@@ -1,7 +1,8 @@
-// tern-exec's execution-layer network: RLPx on --port (TCP) and, when asked, discv4 on --discovery.port (UDP),
-// both from @ethereumjs/devp2p (the transport, EIP-8 handshake, framing and the Kademlia table are the library's);
-// eth/68 and snap/1 sessions are tern's own (ethSession.ts, snapSession.ts): STATUS with op-geth's fork id,
-// serving, requests with timeouts, gossip. The node's peers are offered to the sync side as a PeerSet.
+// tern-exec's execution-layer network: RLPx on --port (TCP); discv5 and, when asked, discv4 on one UDP socket,
+// --discovery.port (./udpMux.ts tells their packets apart). RLPx, the EIP-8 handshake and discv4 are
+// @ethereumjs/devp2p's, discv5 is @chainsafe/discv5's (./discv5.ts); eth/68 and snap/1 sessions are tern's own
+// (ethSession.ts, snapSession.ts): STATUS with op-geth's fork id, serving, requests with timeouts, gossip. The
+// node's peers are offered to the sync side as a PeerSet.
 // First: bounds snappy decompression before @ethereumjs/devp2p's peers bind to the module (see ./snappy.ts).
 import './snappy.js';
 import { BlockList, isIP } from 'node:net';

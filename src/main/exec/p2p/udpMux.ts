@@ -30,7 +30,10 @@ export class SharedUdp {
       if (isDiscv4Packet(msg)) this.v4.emit('message', msg, rinfo);
       else for (const l of this.v5) l(msg, rinfo);
     });
-    this.socket.on('error', (err) => this.v4.emit('error', err));
+    // A socket error reaches discv4's error handler when there is one; never an unhandled 'error' event.
+    this.socket.on('error', (err) => {
+      if (this.v4.listenerCount('error') > 0) this.v4.emit('error', err);
+    });
   }
 
   bind(port: number, host: string): Promise<number> {

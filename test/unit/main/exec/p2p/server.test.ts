@@ -211,6 +211,27 @@ describe('P2pServer over discv5 (discv4 off)', () => {
   }, 30_000);
 });
 
+describe('P2pServer discovery port under junk', () => {
+  it('survives random and truncated datagrams on the shared UDP port (discv5 only, and with discv4)', async () => {
+    const { createSocket } = await import('node:dgram');
+    const { randomBytes } = await import('node:crypto');
+    for (const extra of [{ discv5: true }, { discv4: true, discv5: true }]) {
+      const node = await start(toyChain(1, 3).chain, { ...extra, discoveryPort: 0 });
+      const sock = createSocket('udp4');
+      const junk = [Buffer.alloc(0), Buffer.alloc(1), randomBytes(63), randomBytes(98), randomBytes(1280)];
+      // A discv4-shaped packet (valid hash prefix) with a garbage body.
+      const body = randomBytes(120);
+      junk.push(Buffer.concat([Buffer.from(keccak256(body)), body]));
+      for (const j of junk) await new Promise((r) => sock.send(j, node.udpPort, '127.0.0.1', r));
+      sock.close();
+      await new Promise((r) => setTimeout(r, 200));
+      const peer = await start(toyChain(1, 3).chain, { ...extra, discoveryPort: 0, bootnodes: [node.enode()] });
+      await firstPeer(peer);
+      expect(node.listening).toBe(true);
+    }
+  }, 30_000);
+});
+
 describe('P2pServer peer limits', () => {
   const idOf = (s: P2pServer) => String(s.nodeInfo().id);
   async function until(cond: () => boolean, ms: number): Promise<void> {
