@@ -180,6 +180,7 @@ describe('two tern-exec processes over devp2p', () => {
         discoveryPort: 0,
         listenHost: '127.0.0.1',
         discv4: false,
+        discv5: false,
         bootnodes: [enode],
         dnsNetworks: [],
         maxPeers: 5,

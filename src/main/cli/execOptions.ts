@@ -28,7 +28,8 @@ import type { ExecOptions } from '../exec/options.js';
 import type { P2pNodeOptions } from '../exec/p2p/options.js';
 import type { ChainSetupOptions } from '../exec/rollup/chainSetup.js';
 import type { RollupOptions } from '../exec/rollup/options.js';
-import { L1_PRESETS } from '../networks/l1.js';
+import { L1_PRESETS, type L1Network } from '../networks/l1.js';
+import { opNetworkBootnodes } from '../networks/opBootnodes.js';
 import { fromHex } from '../primitives/bytes.js';
 import { selectedL1Network } from './execNetworks.js';
 import type { Settings } from './parse.js';
@@ -246,6 +247,7 @@ export function p2pOptions(settings: SettingsLike): P2pNodeOptions {
   const port = get<number>('port');
   const l1 = selectedL1Network(settings);
   const bootnodes = get<string[] | undefined>('bootnodes');
+  const stackNetwork = get<string | undefined>('stack-network');
   const nonEmptyList = (v: string[] | undefined): string[] => (v ?? []).map((x) => x.trim()).filter((x) => x !== '');
   return {
     enabled: get<number>('maxpeers') > 0,
@@ -255,8 +257,7 @@ export function p2pOptions(settings: SettingsLike): P2pNodeOptions {
     discv4: get<boolean>('discovery.v4') && !noDiscover,
     discv5: get<boolean>('discovery.v5') && !noDiscover,
     dns: noDiscover ? [] : nonEmptyList(get<string[] | undefined>('discovery.dns')),
-    bootnodes:
-      bootnodes !== undefined ? nonEmptyList(bootnodes) : l1 !== undefined ? [...L1_PRESETS[l1].bootnodes] : [],
+    bootnodes: bootnodes !== undefined ? nonEmptyList(bootnodes) : defaultBootnodes(l1, stackNetwork),
     maxPeers: get<number>('maxpeers'),
     maxPendingPeers: get<number>('maxpendpeers'),
     nat: get<string>('nat'),
@@ -270,6 +271,16 @@ export function p2pOptions(settings: SettingsLike): P2pNodeOptions {
     }),
     txGossip: !get<boolean>('rollup.disabletxpoolgossip'),
   };
+}
+
+/**
+ * The bootnodes of the selected network when --bootnodes is not given: geth's lists for the L1 networks, op-geth's
+ * OP lists for --stack-network (op-geth applies those to discv5; tern-exec has one list for both discoveries).
+ */
+function defaultBootnodes(l1: L1Network | undefined, stackNetwork: string | undefined): string[] {
+  if (l1 !== undefined) return [...L1_PRESETS[l1].bootnodes];
+  if (stackNetwork !== undefined) return [...opNetworkBootnodes(stackNetwork)];
+  return [];
 }
 
 /** --verbosity, --log.format, --log.vmodule and the --log.file rotation flags. */

@@ -49,7 +49,7 @@ export const P2P_FLAGS: readonly FlagSpec[] = [
     help: 'Enable discovery v5',
     category: P2P,
     toml: 'Node.P2P.DiscoveryV5',
-    implemented: false,
+    implemented: true,
   },
   {
     name: 'identity',

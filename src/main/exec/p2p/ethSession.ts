@@ -54,7 +54,13 @@ export interface EthContext {
   onDrop(session: EthSession, reason: string): void;
 }
 
-export const DISCONNECT = { uselessPeer: 0x03, timeout: 0x0b, subprotocolError: 0x10, requested: 0x00 } as const;
+export const DISCONNECT = {
+  requested: 0x00,
+  uselessPeer: 0x03,
+  tooManyPeers: 0x04,
+  timeout: 0x0b,
+  subprotocolError: 0x10,
+} as const;
 
 const MAX_INFLIGHT = 16;
 /** Score at which a peer is dropped: each timeout costs 1, each useless reply 2. */

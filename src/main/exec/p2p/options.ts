@@ -1,4 +1,6 @@
 // The networking settings of tern-exec as the flags give them (cli/execOptions.ts builds this once).
+import type { GatewayPlan } from './natMapping.js';
+
 export interface P2pNodeOptions {
   /** --maxpeers > 0: otherwise no listener, no discovery, no peers (geth: "0 disables the network"). */
   enabled: boolean;
@@ -6,7 +8,7 @@ export interface P2pNodeOptions {
   discoveryPort: number;
   /** --discovery.v4 and not --nodiscover. */
   discv4: boolean;
-  /** --discovery.v5 and not --nodiscover (not built: said at startup). */
+  /** --discovery.v5 and not --nodiscover. */
   discv5: boolean;
   /** --discovery.dns (EIP-1459 trees), empty: off. */
   dns: string[];
@@ -27,10 +29,30 @@ export interface P2pNodeOptions {
   txGossip: boolean;
 }
 
-/** What --nat asks for: an external IP to advertise, or a mechanism tern does not have. */
-export function natPlan(nat: string): { externalIp: string | undefined; unsupported: string | undefined } {
-  const lower = nat.trim().toLowerCase();
-  if (lower.startsWith('extip:')) return { externalIp: nat.trim().slice(6), unsupported: undefined };
-  if (lower === '' || lower === 'none' || lower === 'any') return { externalIp: undefined, unsupported: undefined };
-  return { externalIp: undefined, unsupported: nat };
+/**
+ * What --nat asks for: an external IP to advertise, a STUN server to ask for it, a gateway to map ports on (UPnP,
+ * NAT-PMP), or nothing. `any` is taken as `none` here (geth would try UPnP and NAT-PMP discovery on its own).
+ */
+export function natPlan(nat: string): {
+  externalIp: string | undefined;
+  stun: { host: string; port: number } | undefined;
+  gateway: GatewayPlan | undefined;
+  unsupported: string | undefined;
+} {
+  const trimmed = nat.trim();
+  const lower = trimmed.toLowerCase();
+  const none = { externalIp: undefined, stun: undefined, gateway: undefined, unsupported: undefined };
+  if (lower.startsWith('extip:')) return { ...none, externalIp: trimmed.slice(6) };
+  if (lower.startsWith('stun:')) {
+    const at = trimmed.lastIndexOf(':');
+    return {
+      ...none,
+      stun: { host: trimmed.slice(5, at).replace(/^\[|\]$/g, ''), port: Number(trimmed.slice(at + 1)) },
+    };
+  }
+  if (lower === 'upnp') return { ...none, gateway: { kind: 'upnp' } };
+  if (lower === 'pmp') return { ...none, gateway: { kind: 'pmp', ip: undefined } };
+  if (lower.startsWith('pmp:')) return { ...none, gateway: { kind: 'pmp', ip: trimmed.slice(4) } };
+  if (lower === '' || lower === 'none' || lower === 'any') return none;
+  return { ...none, unsupported: trimmed };
 }

@@ -1,7 +1,8 @@
-// tern-exec's execution-layer network: RLPx on --port (TCP) and, when asked, discv4 on --discovery.port (UDP),
-// both from @ethereumjs/devp2p (the transport, EIP-8 handshake, framing and the Kademlia table are the library's);
-// eth/68 and snap/1 sessions are tern's own (ethSession.ts, snapSession.ts): STATUS with op-geth's fork id,
-// serving, requests with timeouts, gossip. The node's peers are offered to the sync side as a PeerSet.
+// tern-exec's execution-layer network: RLPx on --port (TCP); discv5 and, when asked, discv4 on one UDP socket,
+// --discovery.port (./udpMux.ts tells their packets apart). RLPx, the EIP-8 handshake and discv4 are
+// @ethereumjs/devp2p's, discv5 is @chainsafe/discv5's (./discv5.ts); eth/68 and snap/1 sessions are tern's own
+// (ethSession.ts, snapSession.ts): STATUS with op-geth's fork id, serving, requests with timeouts, gossip. The
+// node's peers are offered to the sync side as a PeerSet.
 // First: bounds snappy decompression before @ethereumjs/devp2p's peers bind to the module (see ./snappy.ts).
 import './snappy.js';
 import { BlockList, isIP } from 'node:net';
@@ -11,6 +12,7 @@ import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
 import { toHex } from '../../primitives/bytes.js';
 import type { HeaderRequest, PeerSet, SnapServer, SyncPeer } from '../sync/peer.js';
+import { ExecDiscv5 } from './discv5.js';
 import { formatEnode, parseEnode } from './enode.js';
 import { encodeEnr } from './enr.js';
 import type { ServeSource } from './ethServe.js';
@@ -19,6 +21,7 @@ import { ETH_LENGTH, ETH_VERSION, SNAP_LENGTH, SNAP_VERSION, type Status } from 
 import type { ForkId, ForkIdVerdict } from './forkId.js';
 import type { NodeKey } from './nodeKey.js';
 import { type SnapContext, SnapSession } from './snapSession.js';
+import { SharedUdp } from './udpMux.js';
 
 export interface P2pOptions {
   /** --port: RLPx TCP port (0: any free port). */
@@ -29,6 +32,8 @@ export interface P2pOptions {
   listenHost: string;
   /** discv4 on (--discovery.v4 and not --nodiscover). */
   discv4: boolean;
+  /** discv5 on (--discovery.v5 and not --nodiscover), on the same UDP port as discv4. */
+  discv5: boolean;
   bootnodes: readonly string[];
   /** EIP-1459 trees walked by the discv4 table (--discovery.dns). */
   dnsNetworks: readonly string[];
@@ -84,10 +89,13 @@ interface RlpxPeer extends WirePeer {
 
 const STATIC_REDIAL_MS = 15_000;
 const DEFAULT_MAX_PENDING = 50;
+const DISCOVERED_DIAL_JITTER_MS = 1_000;
 
 export class P2pServer implements PeerSet {
   private rlpx: RLPx | undefined;
   private dpt: DPT | undefined;
+  private udp: SharedUdp | undefined;
+  private discv5: ExecDiscv5 | undefined;
   private readonly connected = new Map<string, Connected>();
   private readonly peerListeners = new Set<(p: SyncPeer) => void>();
   private readonly leftListeners = new Set<(p: SyncPeer) => void>();
@@ -150,8 +158,11 @@ export class P2pServer implements PeerSet {
         super(snapCtx, version, peer, send);
       }
     };
-    if (this.opts.discv4) {
+    if (this.opts.discv4 || this.opts.discv5) this.udp = new SharedUdp();
+    const udp = this.udp;
+    if (this.opts.discv4 && udp !== undefined) {
       this.dpt = new DPT(this.key.privateKey, {
+        createSocket: () => udp.discv4Socket(),
         endpoint: { address: this.advertisedIp(), udpPort: this.opts.discoveryPort, tcpPort: this.opts.port },
         shouldFindNeighbours: true,
         shouldGetDnsPeers: this.opts.dnsNetworks.length > 0,
@@ -172,6 +183,7 @@ export class P2pServer implements PeerSet {
       clientId: new TextEncoder().encode(this.opts.clientId),
       listenPort: this.opts.port,
     });
+    this.resizeTransportLimit();
     this.rlpx.events.on('peer:added', (peer) => this.onPeerAdded(peer as unknown as RlpxPeer));
     this.rlpx.events.on('peer:removed', (peer, reason: number) =>
       this.onPeerRemoved(peer as unknown as RlpxPeer, reason),
@@ -181,15 +193,40 @@ export class P2pServer implements PeerSet {
     );
     this.rlpx.events.on('error', (err: Error) => this.logger.warn('P2P listener error', { err: err.message }));
     this.tcpPort = await listen(this.rlpx, this.opts.port, this.opts.listenHost);
-    if (this.dpt !== undefined)
-      this.udpPort = await bind(this.dpt, this.opts.discoveryPort || this.tcpPort, this.opts.listenHost);
+    if (udp !== undefined) this.udpPort = await udp.bind(this.opts.discoveryPort || this.tcpPort, this.opts.listenHost);
+    if (this.opts.discv5 && udp !== undefined) {
+      this.discv5 = new ExecDiscv5(
+        {
+          privateKey: this.key.privateKey,
+          ip: this.advertisedIp(),
+          tcpPort: this.tcpPort,
+          udpPort: this.udpPort,
+          bootnodes: this.opts.bootnodes,
+          forkId: () => this.chain.forkId(),
+          checkForkId: (id) => this.chain.checkForkId(id),
+          // A random delay first: two nodes that find each other in the same lookup would otherwise dial at
+          // once and both connections be dropped as duplicates.
+          onNode: (info) => {
+            const t = setTimeout(() => {
+              if (this.connected.size < this.opts.maxPeers) this.dial(info);
+            }, Math.random() * DISCOVERED_DIAL_JITTER_MS);
+            t.unref();
+          },
+          wantsPeers: () => this.connected.size < this.opts.maxPeers,
+          logger: this.logger,
+        },
+        udp,
+      );
+      await this.discv5.start();
+    }
     this.listening = true;
     for (const url of this.opts.bootnodes) {
-      if (url.startsWith('enr:')) continue; // ENR bootnodes are discv5's; discv5 is not built
+      if (url.startsWith('enr:')) continue; // ENR bootnodes are discv5's
       const e = parseEnode(url);
       const info: PeerInfo = { id: e.id, address: e.host, tcpPort: e.tcpPort, udpPort: e.udpPort };
       if (this.dpt !== undefined) void this.dpt.bootstrap(info);
-      // Without discovery the bootnodes are dialed directly (the connection discovery would lead to).
+      // Without discv4 the bootnodes are dialed directly (the connection discovery would lead to); discv5 also
+      // learns them above and finds the rest of the network through them.
       else this.dial(info);
     }
     this.redial = setInterval(() => this.redialStatic(), STATIC_REDIAL_MS);
@@ -203,9 +240,12 @@ export class P2pServer implements PeerSet {
       c.eth?.close();
       c.snap?.close();
     }
-    const { rlpx, dpt } = this;
+    const { rlpx, dpt, udp, discv5 } = this;
     this.rlpx = undefined;
     this.dpt = undefined;
+    this.udp = undefined;
+    this.discv5 = undefined;
+    await discv5?.stop().catch(() => undefined);
     try {
       rlpx?.destroy();
     } catch {
@@ -216,6 +256,7 @@ export class P2pServer implements PeerSet {
     } catch {
       // never bound
     }
+    udp?.close();
   }
 
   private allowed(address: string | undefined): boolean {
@@ -257,7 +298,14 @@ export class P2pServer implements PeerSet {
       peer.disconnect(DISCONNECT.uselessPeer);
       return;
     }
-    this.connected.set(id, { wire: peer, eth, snap, sync: undefined, inbound: false });
+    // geth: trusted peers may connect beyond --maxpeers; the rest are refused once the untrusted count is full.
+    if (!this.trusted.has(id) && this.untrustedCount() >= this.opts.maxPeers) {
+      peer.disconnect(DISCONNECT.tooManyPeers);
+      return;
+    }
+    // An inbound connection arrived on the listening port; an outbound one has an ephemeral local port.
+    const inbound = peer._socket.localPort === this.tcpPort;
+    this.connected.set(id, { wire: peer, eth, snap, sync: undefined, inbound });
     // eth may have finished its handshake before the RLPx layer announced the peer.
     if (eth.remote !== undefined) this.onEthReady(eth);
   }
@@ -364,24 +412,26 @@ export class P2pServer implements PeerSet {
       this.key.id,
       this.advertisedIp(),
       this.tcpPort,
-      this.dpt !== undefined ? this.udpPort : this.tcpPort,
+      this.udp !== undefined ? this.udpPort : this.tcpPort,
     );
   }
 
   nodeInfo(): Record<string, unknown> {
     const ip = this.advertisedIp();
-    const udp = this.dpt !== undefined ? this.udpPort : 0;
+    const udp = this.udp !== undefined ? this.udpPort : 0;
     return {
       id: toHex(keccak256(this.key.id)).slice(2),
       name: this.opts.clientId,
       enode: this.enode(),
-      enr: encodeEnr(this.key.privateKey, {
-        seq: 1n,
-        ip,
-        tcp: this.tcpPort,
-        udp: udp || undefined,
-        forkId: this.chain.forkId(),
-      }),
+      enr:
+        this.discv5?.record ??
+        encodeEnr(this.key.privateKey, {
+          seq: 1n,
+          ip,
+          tcp: this.tcpPort,
+          udp: udp || undefined,
+          forkId: this.chain.forkId(),
+        }),
       ip,
       ports: { discovery: udp, listener: this.tcpPort },
       listenAddr: `${this.opts.listenHost === '0.0.0.0' ? '[::]' : this.opts.listenHost}:${this.tcpPort}`,
@@ -437,12 +487,30 @@ export class P2pServer implements PeerSet {
 
   addTrustedPeer(url: string): boolean {
     this.trusted.add(toHexId(parseEnode(url).id));
+    this.resizeTransportLimit();
     return true;
   }
 
   removeTrustedPeer(url: string): boolean {
     this.trusted.delete(toHexId(parseEnode(url).id));
+    this.resizeTransportLimit();
     return true;
+  }
+
+  private untrustedCount(): number {
+    let n = 0;
+    for (const id of this.connected.keys()) if (!this.trusted.has(id)) n++;
+    return n;
+  }
+
+  /**
+   * @ethereumjs/devp2p refuses inbound connections past its own peer limit before it knows who is calling, so its
+   * limit is raised by the number of trusted peers and --maxpeers is enforced for the others in onPeerAdded.
+   */
+  private resizeTransportLimit(): void {
+    if (this.rlpx !== undefined) {
+      (this.rlpx as unknown as { _maxPeers: number })._maxPeers = this.opts.maxPeers + this.trusted.size;
+    }
   }
 }
 
@@ -476,17 +544,5 @@ function listen(rlpx: RLPx, port: number, host: string): Promise<number> {
       resolve(typeof addr === 'object' && addr !== null ? addr.port : port);
     });
     rlpx.listen(port, host);
-  });
-}
-
-function bind(dpt: DPT, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = (dpt as unknown as { _server: { _socket: import('node:dgram').Socket } })._server._socket;
-    socket.once('error', reject);
-    socket.once('listening', () => {
-      socket.off('error', reject);
-      resolve(socket.address().port);
-    });
-    dpt.bind(port, host);
   });
 }

@@ -1,7 +1,10 @@
 // Starting the execution-layer network of a running node: the node key, the local chain as the eth sessions
 // see it (STATUS from the head, the fork id over the stored chain config, serving from the database and the
-// pool), the server, transaction announcements, and the startup notes for what is not built (discv5, NAT
-// traversal other than extip).
+// pool), the server, transaction announcements, and --nat (stun: asks a STUN server for the external IP,
+// upnp/pmp map the ports on the router).
+
+import { networkInterfaces } from 'node:os';
+import type { Gateway } from '@achingbrain/nat-port-mapper';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
 import { fromHex } from '../../primitives/bytes.js';
@@ -12,9 +15,11 @@ import type { TernTxPool } from '../txpool/pool.js';
 import { databaseServeSource } from './ethServe.js';
 import { ETH_VERSION } from './ethWire.js';
 import { createForkFilter, forkIdAt, gatherForks } from './forkId.js';
+import { mapPorts, openGateway } from './natMapping.js';
 import { loadNodeKey } from './nodeKey.js';
 import { natPlan, type P2pNodeOptions } from './options.js';
 import { type LocalChain, P2pServer } from './server.js';
+import { stunMappedAddress } from './stun.js';
 
 export interface P2pStartDeps {
   db: Database;
@@ -84,12 +89,35 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
   const key = loadNodeKey({ hex: opts.nodeKeyHex, file: opts.nodeKeyFile, datadir: deps.datadir });
   if (key.source === 'generated') logger.info('Generated a new node key', { path: key.path });
   const nat = natPlan(opts.nat);
+  let externalIp = nat.externalIp;
+  if (nat.stun !== undefined) {
+    try {
+      externalIp = (await stunMappedAddress(nat.stun.host, nat.stun.port)).ip;
+      logger.info('External IP from STUN', { ip: externalIp, server: `${nat.stun.host}:${nat.stun.port}` });
+    } catch (err) {
+      logger.warn('STUN query failed: advertising the local address', { nat: opts.nat, err: (err as Error).message });
+    }
+  }
+  let gateway: Gateway | undefined;
+  if (nat.gateway !== undefined) {
+    try {
+      gateway = await openGateway(nat.gateway);
+      externalIp = await gateway.externalIp({ signal: AbortSignal.timeout(5_000) });
+      logger.info('External IP from the NAT gateway', { ip: externalIp, nat: opts.nat });
+    } catch (err) {
+      logger.warn('NAT gateway not usable: advertising the local address', {
+        nat: opts.nat,
+        err: (err as Error).message,
+      });
+      await gateway?.stop().catch(() => undefined);
+      gateway = undefined;
+    }
+  }
   if (nat.unsupported !== undefined) {
-    logger.warn('NAT traversal not built: advertising the local address; the node may be unreachable from outside', {
+    logger.warn('Unknown --nat mechanism: advertising the local address; the node may be unreachable from outside', {
       nat: nat.unsupported,
     });
   }
-  if (opts.discv5) logger.warn('Discovery v5 is not built: no discv5 discovery (bootnodes are dialed directly)');
   if (opts.dns.length > 0 && !opts.discv4) {
     logger.warn('DNS discovery (--discovery.dns) runs with discovery v4 here; it is off', { trees: opts.dns });
   }
@@ -99,11 +127,12 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
       discoveryPort: opts.discoveryPort,
       listenHost: '0.0.0.0',
       discv4: opts.discv4,
+      discv5: opts.discv5,
       bootnodes: opts.bootnodes,
       dnsNetworks: opts.dns,
       maxPeers: opts.maxPeers,
       maxPendingPeers: opts.maxPendingPeers,
-      externalIp: nat.externalIp,
+      externalIp,
       netRestrict: opts.netRestrict,
       clientId: clientIdWithIdentity(deps.clientVersion, opts.identity),
       requiredBlocks: new Map(opts.requiredBlocks.map(([n, h]) => [n, fromHex(h)])),
@@ -123,6 +152,14 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
     logger.error('P2P listener could not start: running without peers', { port: opts.port, err: code });
     await server.stop();
     return undefined;
+  }
+  if (gateway !== undefined) {
+    const gw = gateway;
+    deps.lifecycle.onStop('NAT port mappings', () => gw.stop());
+    void mapPorts(gw, firstLocalIpv4(), server.tcpPort, server.udpPort || undefined).then(
+      (m) => logger.info('Mapped ports on the NAT gateway', { ip: m.externalIp, tcp: m.tcp, udp: m.udp }),
+      (err: Error) => logger.warn('NAT port mapping failed', { nat: opts.nat, err: err.message }),
+    );
   }
   if (opts.txGossip) {
     const batch: Uint8Array[] = [];
@@ -156,7 +193,15 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
     enode: server.enode(),
     tcp: server.tcpPort,
     discv4: opts.discv4 ? server.udpPort : 'off',
+    discv5: opts.discv5 ? server.udpPort : 'off',
     maxpeers: opts.maxPeers,
   });
   return server;
+}
+
+function firstLocalIpv4(): string {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
 }

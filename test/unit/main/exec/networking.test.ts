@@ -1,10 +1,11 @@
 // The networking flags: the seed's "Minimum" profile and geth's `--nodiscover --maxpeers 0` are accepted and
-// logged as what they mean; section 2.11's flags are accepted now that the network is built (discv5 excepted).
+// logged as what they mean; section 2.11's flags are accepted now that the network is built.
 import { describe, expect, it } from 'vitest';
 import { EXEC_PROGRAM } from '../../../../src/main/cli/execFlags.js';
 import { execOptions } from '../../../../src/main/cli/execOptions.js';
 import { parseSettings, unsupportedSettings } from '../../../../src/main/cli/parse.js';
 import { networkingNote } from '../../../../src/main/exec/networking.js';
+import { parseEnode } from '../../../../src/main/exec/p2p/enode.js';
 
 const parse = (argv: string[]) => parseSettings(EXEC_PROGRAM, { argv, env: {} });
 
@@ -67,5 +68,22 @@ describe('networking flags', () => {
     });
     expect(execOptions(parse(['--port=1', '--discovery.port=2'])).node.p2p?.discoveryPort).toBe(2);
     expect(execOptions(parse(['--mainnet'])).node.p2p?.bootnodes.length).toBeGreaterThan(0);
+  });
+
+  it("use op-geth's OP bootnodes for a bundled network unless --bootnodes is given", () => {
+    const boot = (argv: string[]) => execOptions(parse(argv)).node.p2p?.bootnodes ?? [];
+    const sepolia = boot(['--stack-network=op-sepolia']);
+    const mainnet = boot(['--stack-network=base-mainnet']);
+    // op-geth's V5OPTestnetBootnodes (8) and V5OPBootnodes (11), the first OP Labs node of each.
+    expect(sepolia).toHaveLength(8);
+    expect(sepolia[0]).toMatch(/^enode:\/\/2bd2e657bb3c8eff.*@34\.65\.205\.244:30305$/);
+    expect(mainnet).toHaveLength(11);
+    expect(mainnet[0]).toMatch(/^enode:\/\/ca2774c3c4013258.*@34\.65\.175\.185:30305$/);
+    for (const url of [...sepolia, ...mainnet]) expect(() => parseEnode(url)).not.toThrow();
+    expect(boot(['--stack-network=base-mainnet', `--bootnodes=enode://${'ab'.repeat(64)}@1.2.3.4:30303`])).toEqual([
+      `enode://${'ab'.repeat(64)}@1.2.3.4:30303`,
+    ]);
+    expect(boot(['--stack-network=base-mainnet', '--bootnodes='])).toEqual([]);
+    expect(boot([])).toEqual([]);
   });
 });

@@ -62,6 +62,7 @@ function options(extra: Partial<P2pOptions> = {}): P2pOptions {
     discoveryPort: 0,
     listenHost: '127.0.0.1',
     discv4: false,
+    discv5: false,
     bootnodes: [],
     dnsNetworks: [],
     maxPeers: 5,
@@ -170,4 +171,94 @@ describe('P2pServer', () => {
     expect(b.received).toEqual([typed]);
     expect(off.received).toEqual([]);
   });
+});
+
+describe('P2pServer over discv5 (discv4 off)', () => {
+  const idOf = (s: P2pServer) => String(s.nodeInfo().id);
+  const peerIds = (s: P2pServer) => s.peersInfo().map((p) => p.id);
+  async function until(cond: () => boolean, ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while (!cond()) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('nodes that know only a bootnode find each other and connect; another chain is not dialled', async () => {
+    const v5 = { discv5: true, discoveryPort: 0 };
+    const boot = await start(toyChain(1, 3).chain, v5);
+    expect(String(boot.nodeInfo().enr)).toMatch(/^enr:/);
+    const b = await start(toyChain(1, 3).chain, { ...v5, bootnodes: [boot.enode()] });
+    const other = await start(toyChain(2, 3).chain, { ...v5, bootnodes: [boot.enode()] });
+    const c = await start(toyChain(1, 3).chain, { ...v5, bootnodes: [String(boot.nodeInfo().enr)] });
+    // b and c were never told of each other: only discv5 lookups through the bootnode can lead one to the other.
+    await until(() => peerIds(b).includes(idOf(c)) || peerIds(c).includes(idOf(b)), 15_000);
+    await until(() => peerIds(b).includes(idOf(c)) && peerIds(c).includes(idOf(b)), 5_000);
+    await until(() => peerIds(boot).includes(idOf(b)) && peerIds(boot).includes(idOf(c)), 10_000);
+    // `other` has a different genesis, so its `eth` fork id fails the filter: nobody dials it, it dials nobody.
+    expect(peerIds(other)).toEqual([]);
+    for (const s of [boot, b, c]) expect(peerIds(s)).not.toContain(idOf(other));
+  }, 30_000);
+
+  it('discv4 and discv5 share one UDP port: peers found with both on', async () => {
+    const both = { discv4: true, discv5: true, discoveryPort: 0 };
+    const boot = await start(toyChain(1, 3).chain, both);
+    const b = await start(toyChain(1, 3).chain, { ...both, bootnodes: [boot.enode()] });
+    const c = await start(toyChain(1, 3).chain, { discv5: true, discoveryPort: 0, bootnodes: [boot.enode()] });
+    const d = await start(toyChain(1, 3).chain, { discv4: true, discoveryPort: 0, bootnodes: [boot.enode()] });
+    await until(() => peerIds(boot).length === 3, 15_000);
+    expect(peerIds(boot)).toEqual(expect.arrayContaining([idOf(b), idOf(c), idOf(d)]));
+  }, 30_000);
+});
+
+describe('P2pServer discovery port under junk', () => {
+  it('survives random and truncated datagrams on the shared UDP port (discv5 only, and with discv4)', async () => {
+    const { createSocket } = await import('node:dgram');
+    const { randomBytes } = await import('node:crypto');
+    for (const extra of [{ discv5: true }, { discv4: true, discv5: true }]) {
+      const node = await start(toyChain(1, 3).chain, { ...extra, discoveryPort: 0 });
+      const sock = createSocket('udp4');
+      const junk = [Buffer.alloc(0), Buffer.alloc(1), randomBytes(63), randomBytes(98), randomBytes(1280)];
+      // A discv4-shaped packet (valid hash prefix) with a garbage body.
+      const body = randomBytes(120);
+      junk.push(Buffer.concat([Buffer.from(keccak256(body)), body]));
+      for (const j of junk) await new Promise((r) => sock.send(j, node.udpPort, '127.0.0.1', r));
+      sock.close();
+      await new Promise((r) => setTimeout(r, 200));
+      const peer = await start(toyChain(1, 3).chain, { ...extra, discoveryPort: 0, bootnodes: [node.enode()] });
+      await firstPeer(peer);
+      expect(node.listening).toBe(true);
+    }
+  }, 30_000);
+});
+
+describe('P2pServer peer limits', () => {
+  const idOf = (s: P2pServer) => String(s.nodeInfo().id);
+  async function until(cond: () => boolean, ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while (!cond()) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('reports inbound connections, and lets a trusted peer in beyond --maxpeers while refusing others', async () => {
+    const hub = await start(toyChain(1, 3).chain, { maxPeers: 1 });
+    const first = await start(toyChain(1, 3).chain, { bootnodes: [hub.enode()] });
+    await until(() => hub.peerCount() === 1 && first.peerCount() === 1, 8000);
+    expect(hub.peersInfo()[0]?.network).toMatchObject({ inbound: true, trusted: false });
+    expect(first.peersInfo()[0]?.network).toMatchObject({ inbound: false });
+
+    // Trusting a peer makes room for it in the transport, but not for anybody else.
+    const friend = await start(toyChain(1, 3).chain);
+    hub.addTrustedPeer(friend.enode());
+    const stranger = await start(toyChain(1, 3).chain, { bootnodes: [hub.enode()] });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(hub.peersInfo().map((p) => p.id)).toEqual([idOf(first)]);
+    friend.addPeer(hub.enode());
+    await until(() => hub.peersInfo().some((p) => p.id === idOf(friend)), 8000);
+    expect(hub.peersInfo().find((p) => p.id === idOf(friend))?.network).toMatchObject({ inbound: true, trusted: true });
+    expect(hub.peersInfo().map((p) => p.id)).not.toContain(idOf(stranger));
+    expect(stranger.peerCount()).toBe(0);
+  }, 30_000);
 });
