@@ -22,7 +22,7 @@ export interface RoleNode {
 
 const port = (u: string) => new URL(u).port;
 
-/** tern-exec serving `datadir` as the node's L2 engine; `enodes`: every engine's, for its bootnodes. */
+/** tern-exec serving `datadir` as the node's L2 engine; `enodes`: every engine's, the sequencer's first. */
 export function engineArgs(
   n: RoleNode,
   datadir: string,
@@ -31,7 +31,10 @@ export function engineArgs(
   enodes: readonly string[] = [],
 ): string[] {
   const el = n.elP2P;
-  const others = el ? enodes.filter((e) => e !== el.enode) : [];
+  // Replicas dial the sequencer's engine (the first enode); the sequencer dials nobody, so two engines never dial
+  // each other at once (both such connections would be dropped as duplicates). Discovery finds the rest.
+  const sequencerEnode = enodes[0];
+  const others = el && sequencerEnode !== undefined && sequencerEnode !== el.enode ? [sequencerEnode] : [];
   const network: [string, string?][] = el
     ? [
         ['port', String(el.port)],
