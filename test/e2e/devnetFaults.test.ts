@@ -18,12 +18,11 @@ it('a replica deriving through faulty L1 RPC and beacon proxies converges with t
   const opts = parseDevnetArgs([`--workdir=${dir}`, '--l1-block-time=1', '--da=blobs']);
   if (opts === 'help') throw new Error('unexpected help');
   const lines: string[] = [];
-  const devnet = new Devnet(
-    { ...opts, replicaFaults: { latencyMs: [0, 300], errorRate: 0.2, resetRate: 0.05, truncateRate: 0.05 } },
-    { print: (l) => lines.push(l) },
-  );
+  const faults = { latencyMs: [0, 300], errorRate: 0.2, resetRate: 0.05, truncateRate: 0.05 } as const;
+  const devnet = new Devnet({ ...opts, replicaFaults: faults }, { print: (l) => lines.push(l) });
   const until = <T>(what: string, timeoutMs: number, f: () => Promise<T | undefined>): Promise<T> =>
     pollUntil(what, timeoutMs, () => lines.join('\n'), f);
+  let restoreBeacon: ReturnType<typeof setInterval> | undefined;
   try {
     const started = await devnet.start();
     expect(started.missing).toEqual([]);
@@ -35,6 +34,15 @@ it('a replica deriving through faulty L1 RPC and beacon proxies converges with t
     expect(args('replica-1-node')).toContain(`--l1=${proxies.l1Rpc.url}`);
     expect(args('replica-1-node')).toContain(`--l1.beacon=${proxies.beacon.url}`);
     expect(args('sequencer-node')).toContain(`--l1=${started.l1.rpc}`);
+    // The replica asks the beacon API for few blobs, too few for a 30 % fault rate to be sure to hit one: its first
+    // requests fail 90 % of the time, then the rate drops back once three have failed.
+    proxies.beacon.setFaults({ ...faults, errorRate: 0.9 });
+    restoreBeacon = setInterval(() => {
+      const c = proxies.beacon.counts;
+      if (c.errors + c.resets + c.truncated < 3) return;
+      proxies.beacon.setFaults(faults);
+      clearInterval(restoreBeacon);
+    }, 100);
     const safeOf = async (rpc: string) => (await rpcCall<SyncStatus>(rpc, 'optimism_syncStatus')).safe_l2.number;
     // The sequencer's safe chain from blob batches, then the replica's, in bounded time.
     const target = await until('the sequencer safe head past block 6', 150_000, async () => {
@@ -64,6 +72,7 @@ it('a replica deriving through faulty L1 RPC and beacon proxies converges with t
     const died = await Promise.race([devnet.died, new Promise((r) => setTimeout(() => r('none'), 10))]);
     expect(died).toBe('none');
   } finally {
+    clearInterval(restoreBeacon);
     await devnet.stop();
     rmSync(dir, { recursive: true, force: true });
   }

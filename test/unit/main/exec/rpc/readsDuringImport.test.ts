@@ -87,7 +87,14 @@ beforeAll(async () => {
   gate = gateWrites(db.kv);
   node = await startExecNode(
     db,
-    { rpc: { http: { host: '127.0.0.1', port: 0, apis: ['eth'] } }, ipcPath: undefined, backend: {} },
+    {
+      rpc: { http: { host: '127.0.0.1', port: 0, apis: ['eth'] } },
+      ipcPath: undefined,
+      backend: {},
+      // The gate holds this thread's write batch, so the import must write here; the worker twin's writes come from
+      // its own thread and meet the same LMDB snapshot rule (test/unit/main/exec/executor covers it).
+      executor: 'inline',
+    },
     { logger, lifecycle },
   );
   user = new RpcClient({ url: (node.addresses[0] as { url: string }).url, timeoutMs: 30_000 }, { logger });
