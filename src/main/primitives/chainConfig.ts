@@ -37,7 +37,8 @@ export const BLOCK_FORKS = [
 /** The block forks a post-merge chain activates at genesis (geth's dev and OP genesis files: no DAO fork). */
 export const GENESIS_BLOCK_FORKS = BLOCK_FORKS.filter((f) => f !== 'daoForkBlock' && f !== 'bedrockBlock');
 
-const TIME_FORKS = [
+/** geth's and OP's timestamp fork fields tern runs, in activation order. */
+export const TIME_FORKS = [
   'shanghaiTime',
   'cancunTime',
   'pragueTime',

@@ -4,6 +4,7 @@
 import { TernError, UsageError } from '../../common/errors.js';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
+import type { ChainStore } from '../chain/chainStore.js';
 import { type Database, openDatabase, resolveDbPaths } from '../db/open.js';
 import { openRemoteDatabase } from '../db/remote.js';
 import { allocateDatabaseResources } from '../db/resources.js';
@@ -93,4 +94,14 @@ export async function openReadChainDatabase(
   }
   lifecycle.onStop('remote database', () => db.close());
   return db;
+}
+
+/** The chain's head, for a command: a datadir without a genesis is the user's mistake (init first), not a crash. */
+export function commandHead(store: ChainStore): ReturnType<ChainStore['head']> {
+  try {
+    return store.head();
+  } catch (err) {
+    if (err instanceof TernError && err.code === 'CHAIN_NOT_INITIALISED') throw new UsageError(err.message);
+    throw err;
+  }
 }

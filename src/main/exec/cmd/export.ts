@@ -5,11 +5,11 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createGzip, type Gzip } from 'node:zlib';
-import { ReportedError, TernError, UsageError } from '../../common/errors.js';
+import { ReportedError, UsageError } from '../../common/errors.js';
 import { encodeBlock } from '../../primitives/block/block.js';
 import { ChainStore } from '../chain/chainStore.js';
 import type { ExecContext } from '../options.js';
-import { openReadChainDatabase } from './database.js';
+import { commandHead, openReadChainDatabase } from './database.js';
 
 const PROGRESS_INTERVAL_MS = 8000;
 
@@ -37,13 +37,7 @@ export async function runExport({ options, log, lifecycle }: ExecContext): Promi
   const range = parseExportRange(options.args);
   const db = await openReadChainDatabase(options.database, lifecycle, logger);
   const store = new ChainStore(db);
-  let head: bigint;
-  try {
-    head = store.head().number;
-  } catch (err) {
-    if (err instanceof TernError && err.code === 'CHAIN_NOT_INITIALISED') throw new UsageError(err.message);
-    throw err;
-  }
+  const head = commandHead(store).number;
   const first = range?.first ?? 0n;
   const last = range?.last ?? head;
   if (last > head) throw new UsageError(`export: last block ${last} is beyond the head of the chain (${head})`);

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ReportedError, TernError, UsageError } from '../../common/errors.js';
+import { ReportedError, UsageError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { decodeHeader } from '../../primitives/block/header.js';
 import { toHex } from '../../primitives/bytes.js';
@@ -19,7 +19,7 @@ import { computeAccumulator, ERA1_MAX_BLOCKS } from '../era/accumulator.js';
 import { Era1Builder, era1Filename } from '../era/era1.js';
 import { Era1File, eraNetworkName, listEra1Files } from '../era/store.js';
 import type { ExecContext } from '../options.js';
-import { openReadChainDatabase } from './database.js';
+import { commandHead, openReadChainDatabase } from './database.js';
 import { type BlockFile, importBlockFiles } from './import.js';
 
 const PROGRESS_INTERVAL_MS = 8000;
@@ -52,13 +52,7 @@ export async function runExportHistory({ options, log, lifecycle }: ExecContext)
   const { dir, first, last } = parseExportHistoryArgs(options.args);
   const db = await openReadChainDatabase(options.database, lifecycle, logger);
   const store = new ChainStore(db);
-  let head: bigint;
-  try {
-    head = store.head().number;
-  } catch (err) {
-    if (err instanceof TernError && err.code === 'CHAIN_NOT_INITIALISED') throw new UsageError(err.message);
-    throw err;
-  }
+  const head = commandHead(store).number;
   if (last > head) throw new UsageError(`export-history: block number ${last} larger than head block ${head}`);
   const network = eraNetworkName(store.config().chainId);
   try {

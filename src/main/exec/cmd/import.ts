@@ -8,7 +8,7 @@
 // unless it is given; LMDB is a B+tree that reuses freed pages in place and has no compaction to run or skip.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { ReportedError, TernError, UsageError } from '../../common/errors.js';
+import { ReportedError, UsageError } from '../../common/errors.js';
 import { type Block, decodeBlock } from '../../primitives/block/block.js';
 import { rlpItems } from '../../primitives/rlpStream.js';
 import { ChainStore } from '../chain/chainStore.js';
@@ -19,7 +19,7 @@ import type { ExecContext } from '../options.js';
 import { setupChainConfig } from '../rollup/chainSetup.js';
 import type { SenderResult } from '../senders/interface.js';
 import { createLiveTracer } from '../tracing/live.js';
-import { openChainDatabase } from './database.js';
+import { commandHead, openChainDatabase } from './database.js';
 
 const PROGRESS_INTERVAL_MS = 8000;
 /** Blocks decoded ahead of the one executing, their senders already on the recovery pool. */
@@ -118,12 +118,7 @@ export async function importBlockFiles(
   // geth's `import`, whose chain is built with the node's VM and cache settings.
   const preimages = createPreimageRecorder(node.preimages);
   const store = new ChainStore(db, { preimages });
-  try {
-    store.head();
-  } catch (err) {
-    if (err instanceof TernError && err.code === 'CHAIN_NOT_INITIALISED') throw new UsageError(err.message);
-    throw err;
-  }
+  commandHead(store);
   // Senders on the recovery pool, state roots on the trie hasher's thread with block N hashed while N+1 executes
   // (ARCHITECTURE.md data flow steps 1 and 3); the memory engine has no directory a worker could open, so there both
   // run here.

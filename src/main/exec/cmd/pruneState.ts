@@ -2,13 +2,13 @@
 // every other trie node and unused contract code (history/offlinePruner.ts), with a bloom filter of
 // --bloomfilter.size MB (geth raises values under 256 MB to 256). tern commits every block's trie, so the head's
 // state is complete and is the one kept; a root argument must name it (geth's names one of its in-memory layers).
-import { ReportedError, TernError, UsageError } from '../../common/errors.js';
+import { ReportedError, UsageError } from '../../common/errors.js';
 import { toHex as hex } from '../../primitives/bytes.js';
 import { ChainStore } from '../chain/chainStore.js';
 import { MissingStateError, pruneState } from '../history/offlinePruner.js';
 import { MIN_BLOOM_MB } from '../history/stateBloom.js';
 import type { ExecContext } from '../options.js';
-import { openChainDatabase } from './database.js';
+import { commandHead, openChainDatabase } from './database.js';
 
 /** --bloomfilter.size, MB. */
 export interface SnapshotCommandOptions {
@@ -27,13 +27,7 @@ export async function runSnapshot({ options, log, lifecycle }: ExecContext): Pro
     bloomMB = MIN_BLOOM_MB;
   }
   const db = await openChainDatabase(options.database, lifecycle, logger);
-  let head: ReturnType<ChainStore['head']>;
-  try {
-    head = new ChainStore(db).head();
-  } catch (err) {
-    if (err instanceof TernError && err.code === 'CHAIN_NOT_INITIALISED') throw new UsageError(err.message);
-    throw err;
-  }
+  const head = commandHead(new ChainStore(db));
   const root = head.header.stateRoot;
   if (rootArg !== undefined) {
     if (!/^0x[0-9a-fA-F]{64}$/.test(rootArg))

@@ -3,52 +3,24 @@
 // ChainConfig, OP forks included (bedrockBlock, regolithTime... interopTime), sorts and deduplicates each list,
 // drops block forks at 0 and time forks at or before the genesis time. The filter applies EIP-2124's four rules.
 import { crc32 } from 'node:zlib';
-import type { ChainConfig } from '../../primitives/chainConfig.js';
+import { BLOCK_FORKS, type ChainConfig, TIME_FORKS } from '../../primitives/chainConfig.js';
 
-/** op-geth's ChainConfig block-numbered fork fields (JSON names). */
-const BLOCK_FIELDS = [
-  'homesteadBlock',
-  'daoForkBlock',
-  'eip150Block',
-  'eip155Block',
-  'eip158Block',
-  'byzantiumBlock',
-  'constantinopleBlock',
-  'petersburgBlock',
-  'istanbulBlock',
-  'muirGlacierBlock',
-  'berlinBlock',
-  'londonBlock',
-  'arrowGlacierBlock',
-  'grayGlacierBlock',
-  'mergeNetsplitBlock',
-  'bedrockBlock',
-] as const;
-
-/** op-geth's ChainConfig timestamp fork fields (JSON names): Ethereum's, the blob-parameter-only forks, OP's. */
-const TIME_FIELDS = [
-  'shanghaiTime',
-  'cancunTime',
-  'pragueTime',
-  'osakaTime',
+/**
+ * op-geth's ChainConfig timestamp fork fields that tern does not run but a config may schedule: they count for the
+ * fork id all the same (the blob-parameter-only forks, Amsterdam, Karst).
+ */
+const SCHEDULED_ONLY_TIME_FIELDS = [
   'bpo1Time',
   'bpo2Time',
   'bpo3Time',
   'bpo4Time',
   'bpo5Time',
   'amsterdamTime',
-  'verkleTime',
-  'regolithTime',
-  'canyonTime',
-  'ecotoneTime',
-  'fjordTime',
-  'graniteTime',
-  'holoceneTime',
-  'isthmusTime',
-  'jovianTime',
   'karstTime',
-  'interopTime',
 ] as const;
+
+/** op-geth's ChainConfig time fork fields (JSON names), OP's included. */
+const TIME_FIELDS = [...TIME_FORKS, ...SCHEDULED_ONLY_TIME_FIELDS];
 
 const MAX_U64 = (1n << 64n) - 1n;
 
@@ -81,7 +53,7 @@ const sortedUnique = (xs: bigint[]): bigint[] => [...new Set(xs)].sort((a, b) =>
 /** op-geth's gatherForks over the chain config as given (its JSON form). */
 export function gatherForks(config: ChainConfig, genesisTime: bigint): ForkSchedule {
   const byBlock = sortedUnique(
-    BLOCK_FIELDS.map((f) => fieldValue(config.raw, f)).filter((v): v is bigint => v !== undefined),
+    BLOCK_FORKS.map((f) => fieldValue(config.raw, f)).filter((v): v is bigint => v !== undefined),
   ).filter((n) => n !== 0n);
   const byTime = sortedUnique(
     TIME_FIELDS.map((f) => fieldValue(config.raw, f)).filter((v): v is bigint => v !== undefined),

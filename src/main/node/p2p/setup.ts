@@ -108,7 +108,9 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
     );
   }
   if (options.nat) {
-    log.warn('--p2p.nat: NAT traversal (UPnP/NAT-PMP) is not built for tern-node; set --p2p.advertise.ip to the external IP');
+    log.warn(
+      '--p2p.nat: NAT traversal (UPnP/NAT-PMP) is not built for tern-node; set --p2p.advertise.ip to the external IP',
+    );
   }
   const peerstore = options.peerstorePath;
   const peerstorePath = peerstore === PERSIST_OFF || peerstore === '' ? undefined : peerstore;

@@ -49,7 +49,7 @@ describe('networking flags', () => {
       '--discovery.v4',
       '--nat=extip:5.6.7.8',
       '--netrestrict=10.0.0.0/8',
-      '--nodekeyhex=0x' + '11'.repeat(32),
+      `--nodekeyhex=0x${'11'.repeat(32)}`,
       '--identity=replica-1',
       '--maxpendpeers=7',
       `--eth.requiredblocks=5=0x${'cd'.repeat(32)}`,
