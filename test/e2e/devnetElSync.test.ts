@@ -7,12 +7,12 @@
 // block from tern-node) and the replica's unsafe head reaches the sequencer's.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevnetInfo, NodeInfo } from '../../src/main/devnet/launcher.js';
 import { rpcCall } from '../../src/main/devnet/rpc.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 import { alive, DevnetChild } from './devnetChild.js';
 
 const BIN = { exec: join(ROOT, 'bin/tern-exec.js'), node: join(ROOT, 'bin/tern-node.js') };
@@ -25,21 +25,6 @@ const late: Array<{ proc: ChildProcess; logs: string }> = [];
 
 type Status = { unsafe_l2: { number: number; hash: string } };
 const status = (url: string) => rpcCall<Status>(url, 'optimism_syncStatus');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
 
 function launch(bin: string, args: string[], cwd: string): { proc: ChildProcess; logs: string } {
   const proc = spawn(process.execPath, [bin, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });

@@ -5,7 +5,6 @@
 // private-node habit `--nodiscover --maxpeers 0` starts with the network off.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,41 +20,16 @@ import { keccak256 } from '../../src/main/native/keccak.js';
 import { decodeReceipt } from '../../src/main/primitives/receipt/receipt.js';
 import { asList, type RlpInput, rlpDecode, rlpEncode } from '../../src/main/primitives/rlp.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort, rpc, until } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-devp2p-'));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
-
 function run(args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000 });
   expect(r.status, r.stderr).toBe(0);
-}
-
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
 }
 
 interface Node {
@@ -95,16 +69,6 @@ async function startNode(datadir: string, extra: string[], readyLine = 'Not buil
   for (let i = 0; i < 300 && !node.logs.includes(readyLine); i++) await new Promise((r) => setTimeout(r, 100));
   if (!node.logs.includes(readyLine)) throw new Error(`tern-exec did not start:\n${node.logs}`);
   return node;
-}
-
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await f();
-  while (!ok(v) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 200));
-    v = await f();
-  }
-  return v;
 }
 
 afterAll(async () => {

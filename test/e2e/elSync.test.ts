@@ -5,47 +5,21 @@
 // falls back to full sync and logs a notice saying so).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateChain } from '../../bench/import/generate.js';
 import { chainFiles, DEFAULT_PARAMS } from '../../bench/import/params.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort, rpc, until } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const work = mkdtempSync(join(tmpdir(), 'tern-elsync-'));
 const BLOCKS = 200;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
-
 function run(args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000 });
   expect(r.status, r.stderr).toBe(0);
-}
-
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
 }
 
 interface Node {
@@ -88,16 +62,6 @@ async function startNode(datadir: string, extra: string[]): Promise<Node> {
     await new Promise((r) => setTimeout(r, 100));
   if (!node.logs.includes(readyLine)) throw new Error(`tern-exec did not start:\n${node.logs}`);
   return node;
-}
-
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await f();
-  while (!ok(v) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 250));
-    v = await f();
-  }
-  return v;
 }
 
 async function stop(n: Node): Promise<void> {

@@ -4,30 +4,15 @@
 // GraphQL switched on through the environment (TERN_EXEC_GRAPHQL) — a query on the sequencer's L2 head, whose
 // first transaction is the L1-info deposit, checked against the JSON-RPC answers for the same block.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevnetInfo } from '../../src/main/devnet/launcher.js';
 import { rpcCall } from '../../src/main/devnet/rpc.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 import { DevnetChild } from './devnetChild.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field against the JSON-RPC's
 type GraphqlBody = { data?: Record<string, any>; errors?: Array<{ message: string }> };

@@ -5,13 +5,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { requireRegistryNetwork } from '../../src/main/networks/registry.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort, rpc } from '../helpers/processes.js';
 
 const BIN = { 'tern-node': join(ROOT, 'bin/tern-node.js'), 'tern-exec': join(ROOT, 'bin/tern-exec.js') };
 const work = mkdtempSync(join(tmpdir(), 'tern-profiles-'));
@@ -19,32 +19,6 @@ const NETWORK = 'op-sepolia';
 const CHAIN_ID = `0x${requireRegistryNetwork(NETWORK).chain.chain_id.toString(16)}`;
 const JWT = join(work, 'jwt.hex');
 writeFileSync(JWT, `0x${'7a'.repeat(32)}`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
-
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
 
 function wsRpc<T>(url: string, method: string): Promise<T> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,42 @@
+// What the end-to-end tests that spawn tern programs share: a free loopback port, an environment without the
+// developer's TERN_* settings, one JSON-RPC call over HTTP, and polling until a value is right.
+import { createServer } from 'node:net';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** process.env without TERN_* variables, so a developer's settings never leak into a spawned program. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+  return env;
+}
+
+/** One JSON-RPC call; an error answer throws with the method's name. */
+export async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+/** Calls `f` until `ok` holds or `ms` pass; returns the last value (the caller asserts on it). */
+export async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000, everyMs = 200): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await f();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, everyMs));
+    v = await f();
+  }
+  return v;
+}
