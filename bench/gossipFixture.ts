@@ -1,4 +1,4 @@
-// Signed v4 gossip blocks of a chosen size for the gossip-validation bench: incompressible transactions (the worst
+// Signed v4 gossip blocks of a chosen size for the gossip-validation bench (and its chain for the P2P fuzzer): incompressible transactions (the worst
 // case for snappy and the hash), signed with the first anvil key, on an Isthmus-from-genesis test chain.
 import { randomBytes } from 'node:crypto';
 import { snappyCompress } from '../src/main/common/snappy.js';
@@ -8,7 +8,7 @@ import { LocalSigner } from '../src/main/node/signer/local.js';
 import { signGossipBlock } from '../src/main/node/signer/setup.js';
 import { parseRollupConfig, type RollupConfig } from '../src/main/primitives/rollup/config.js';
 
-const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+export const BENCH_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 export const BENCH_SIGNER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const NOW_S = 1_000_000;
 export const BENCH_NOW_MS = NOW_S * 1000;
@@ -72,6 +72,6 @@ export async function benchBlockMessage(bytes: number): Promise<Uint8Array> {
   };
   const root = new Uint8Array(32).fill(0x42);
   payload.blockHash = payloadBlockHash(payload, 4, root);
-  const signed = await signGossipBlock(BENCH_CFG, new LocalSigner(KEY), payload, root);
+  const signed = await signGossipBlock(BENCH_CFG, new LocalSigner(BENCH_KEY), payload, root);
   return snappyCompress(signed.message);
 }

@@ -28,23 +28,7 @@ import { RlpShapeError, splitList } from '../../src/main/exec/p2p/rlpShallow.js'
 import { SnapSession } from '../../src/main/exec/p2p/snapSession.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { rlpEncode } from '../../src/main/primitives/rlp.js';
-
-function rng(seed: number) {
-  let x = seed >>> 0 || 1;
-  const next = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  return {
-    int: (n: number) => next() % n,
-    bytes: (n: number) => Uint8Array.from({ length: n }, () => next() & 0xff),
-  };
-}
-type Rng = ReturnType<typeof rng>;
+import { type Rng, rng } from './rng.js';
 
 function mutate(r: Rng, input: Uint8Array): Uint8Array {
   const b = input.slice();

@@ -13,57 +13,8 @@ import { decodeRequest, decodeResponse, encodeOkResponse } from '../../src/main/
 import { type BlockVersion, encodePayloadSsz } from '../../src/main/node/signer/gossipPayload.js';
 import { LocalSigner } from '../../src/main/node/signer/local.js';
 import { signGossipBlock } from '../../src/main/node/signer/setup.js';
-import { parseRollupConfig, type RollupConfig } from '../../src/main/primitives/rollup/config.js';
-
-const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const KEY_ADDRESS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-
-const CFG: RollupConfig = parseRollupConfig({
-  genesis: {
-    l1: { hash: `0x${'11'.repeat(32)}`, number: 0 },
-    l2: { hash: `0x${'22'.repeat(32)}`, number: 0 },
-    l2_time: 1,
-    system_config: {
-      batcherAddr: `0x${'bb'.repeat(20)}`,
-      overhead: `0x${'00'.repeat(32)}`,
-      scalar: `0x${'00'.repeat(31)}01`,
-      gasLimit: 30_000_000,
-    },
-  },
-  block_time: 2,
-  max_sequencer_drift: 600,
-  seq_window_size: 4,
-  channel_timeout: 50,
-  l1_chain_id: 900,
-  l2_chain_id: 901,
-  regolith_time: 0,
-  canyon_time: 0,
-  delta_time: 0,
-  ecotone_time: 0,
-  fjord_time: 0,
-  granite_time: 0,
-  holocene_time: 0,
-  isthmus_time: 0,
-  batch_inbox_address: `0x${'ff'.repeat(20)}`,
-  deposit_contract_address: `0x${'dd'.repeat(20)}`,
-});
-
-function rng(seed: number) {
-  let x = seed >>> 0 || 1;
-  const next = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  return {
-    int: (n: number) => next() % n,
-    bytes: (n: number) => Uint8Array.from({ length: n }, () => next() & 0xff),
-  };
-}
-type Rng = ReturnType<typeof rng>;
+import { BENCH_CFG, BENCH_KEY, BENCH_SIGNER } from '../gossipFixture.js';
+import { type Rng, rng } from './rng.js';
 
 function mutate(r: Rng, input: Uint8Array): Uint8Array {
   const b = input.slice();
@@ -129,14 +80,14 @@ export async function runP2PFuzz(count: number, seed = 1): Promise<FuzzResult> {
   };
   const root = new Uint8Array(32).fill(0x42);
   payload.blockHash = payloadBlockHash(payload, 4, root);
-  const signed = await signGossipBlock(CFG, new LocalSigner(KEY), payload, root);
+  const signed = await signGossipBlock(BENCH_CFG, new LocalSigner(BENCH_KEY), payload, root);
   const validMessage = snappyCompress(signed.message);
   const sszByVersion = ([1, 2, 3, 4] as const).map((v) => encodePayloadSsz(payload, v));
-  const okResponse = encodeOkResponse(CFG, { ref: undefined as never, payload, parentBeaconBlockRoot: root });
+  const okResponse = encodeOkResponse(BENCH_CFG, { ref: undefined as never, payload, parentBeaconBlockRoot: root });
   const validator = new BlockValidator(
-    CFG,
+    BENCH_CFG,
     { timestampThresholdMs: 60_000 },
-    { signer: () => KEY_ADDRESS, now: () => now * 1000 },
+    { signer: () => BENCH_SIGNER, now: () => now * 1000 },
   );
 
   let crashes = 0;
@@ -170,7 +121,7 @@ export async function runP2PFuzz(count: number, seed = 1): Promise<FuzzResult> {
         }
       } else if (kind <= 6) {
         try {
-          decodeResponse(CFG, 7n, kind === 5 ? mutate(r, okResponse) : r.bytes(r.int(200)));
+          decodeResponse(BENCH_CFG, 7n, kind === 5 ? mutate(r, okResponse) : r.bytes(r.int(200)));
         } catch (err) {
           if (!expected(err)) throw err;
         }
