@@ -243,11 +243,15 @@ describe.each(['blobs', 'calldata'] as const)('tern-devnet, %s batches', (da) =>
         );
         return s.finalized_l2.number > 0 && s.finalized_l1.number >= 32 ? s.finalized_l2.number : undefined;
       });
-      const b = await rpcCall<{ hash: string; number: string }>(n.execRpc, 'eth_getBlockByNumber', [
-        'finalized',
-        false,
-      ]);
-      expect(Number(b.number), n.name).toBeGreaterThan(0);
+      // The node reports its finalized head before its next forkchoiceUpdated carries it to the engine (op-node
+      // does the same), so the engine's `finalized` tag follows shortly after.
+      const b = await until(`the finalized tag on ${n.name}'s engine`, 30_000, async () => {
+        const blk = await rpcCall<{ hash: string; number: string }>(n.execRpc, 'eth_getBlockByNumber', [
+          'finalized',
+          false,
+        ]);
+        return Number(blk.number) > 0 ? blk : undefined;
+      });
       expect(b.hash, n.name).toBe(
         (await rpcCall<{ hash: string }>(seq.execRpc, 'eth_getBlockByNumber', [b.number, false])).hash,
       );
