@@ -22,7 +22,7 @@ import type { Executor } from '../evm/transition.js';
 import { InlineTrieHasher } from '../hasher/inline.js';
 import type { TrieCommit, TrieHasher } from '../hasher/interface.js';
 import { touchedAddresses } from '../hasher/touched.js';
-import type { SenderRecovery, SenderResult } from '../senders/interface.js';
+import { type SenderRecovery, type SenderResult, type SenderStream, streamedSender } from '../senders/interface.js';
 import type { FlatStateOptions } from '../state/flatState.js';
 import type { StateDiff, StateReader } from '../state/interface.js';
 import { DbStateReader } from '../state/stateStore.js';
@@ -572,17 +572,28 @@ export class BlockImporter {
       invalid(block, 'withdrawals root hash mismatch');
 
     let t = performance.now();
-    const recovered = await (pendingSenders ?? this.senders.recover(block.transactions));
-    if (recovered.length !== block.transactions.length)
-      throw new TernError(
-        'BLOCK_SENDERS',
-        `${recovered.length} senders recovered for ${block.transactions.length} txs`,
-      );
-    const senders: Uint8Array[] = [];
-    recovered.forEach((r, i) => {
-      if (!r.ok) invalid(block, `transaction ${i}: ${r.message}`);
-      senders.push(r.address);
-    });
+    let senders: Uint8Array[];
+    let lookup: ((i: number) => Promise<Uint8Array>) | undefined;
+    let stream: SenderStream | undefined;
+    let waited = 0;
+    if (pendingSenders !== undefined || this.hasher.prefetching) {
+      // Recovered ahead (import, sync), or needed whole before execution (the prefetch's addresses).
+      senders = this.checkSenders(block, await (pendingSenders ?? this.senders.recover(block.transactions)));
+    } else {
+      // newPayload: execution starts with the first chunk while the pool recovers the rest.
+      const s = this.senders.recoverStream(block.transactions);
+      for (const c of s.chunks) c.catch(() => {}); // a block that fails early leaves later chunks unawaited
+      stream = s;
+      senders = [];
+      lookup = async (i) => {
+        const w = performance.now();
+        const r = await streamedSender(s, i);
+        waited += performance.now() - w;
+        if (r === undefined) invalid(block, `transaction ${i}: no sender recovered`);
+        if (!r.ok) invalid(block, `transaction ${i}: ${r.message}`);
+        return r.address;
+      };
+    }
     timings.senders = performance.now() - t;
 
     t = performance.now();
@@ -594,7 +605,7 @@ export class BlockImporter {
         executor: this.executor,
         config,
         block,
-        senders,
+        senders: lookup ?? senders,
         getBlockHash: onSideChain
           ? this.ancestry(parent, header.parentHash)
           : (blockHashes ?? ((n) => this.store.canonicalHash(n))),
@@ -603,6 +614,12 @@ export class BlockImporter {
       if (err instanceof TernError && (err.code === 'BLOCK_INVALID_TX' || err.code === 'BLOCK_INVALID_BODY'))
         invalid(block, err.message);
       throw err;
+    }
+    if (stream !== undefined) {
+      const w = performance.now();
+      senders = this.checkSenders(block, (await Promise.all(stream.chunks)).flat());
+      waited += performance.now() - w;
+      timings.senders += waited;
     }
     if (outcome.gasUsed !== header.gasUsed)
       invalid(block, `gas used mismatch: header ${header.gasUsed}, executed ${outcome.gasUsed}`);
@@ -617,8 +634,21 @@ export class BlockImporter {
     if (requestsHash !== undefined && header.requestsHash !== undefined && !equal(requestsHash, header.requestsHash))
       invalid(block, `requests hash mismatch: header ${hex(header.requestsHash)}, executed ${hex(requestsHash)}`);
     const diff = this.executor.state.diff();
-    timings.execution = performance.now() - t;
+    timings.execution = performance.now() - t - waited;
     return { block, hash, receipts: outcome.receipts, diff, senders, isthmus };
+  }
+
+  /** The senders of a block's transactions; a signature that does not recover makes the block invalid. */
+  private checkSenders(block: Block, recovered: SenderResult[]): Uint8Array[] {
+    if (recovered.length !== block.transactions.length)
+      throw new TernError(
+        'BLOCK_SENDERS',
+        `${recovered.length} senders recovered for ${block.transactions.length} txs`,
+      );
+    return recovered.map((r, i) => {
+      if (!r.ok) invalid(block, `transaction ${i}: ${r.message}`);
+      return r.address;
+    });
   }
 }
 

@@ -55,8 +55,11 @@ export interface ProcessBlockInput {
   executor: Executor;
   config: ChainConfig;
   block: Block;
-  /** The recovered sender of each transaction (any value for deposits). */
-  senders: readonly Uint8Array[];
+  /**
+   * The recovered sender of each transaction (any value for deposits), or a lookup awaited per transaction when
+   * recovery is still under way (its errors end the block as they are).
+   */
+  senders: readonly Uint8Array[] | ((index: number) => Promise<Uint8Array>);
   /** Hashes of ancestors for BLOCKHASH. */
   getBlockHash: (number: bigint) => Uint8Array | undefined;
 }
@@ -64,6 +67,15 @@ export interface ProcessBlockInput {
 /** The block's body breaks a rule (not a transaction's): the importer reports the block invalid. */
 function invalidBody(message: string): never {
   throw new TernError('BLOCK_INVALID_BODY', message);
+}
+
+/** A transaction's rule broken: its code stays in the message (consensus tests and logs tell reasons apart by it). */
+function invalidTx(err: unknown, i: number, raw: Uint8Array): unknown {
+  if (!(err instanceof TernError)) return err;
+  return new TernError(
+    'BLOCK_INVALID_TX',
+    `invalid transaction ${i} (${hex(keccak256(raw))}): ${err.code}: ${err.message}`,
+  );
 }
 
 export async function processBlock(input: ProcessBlockInput): Promise<BlockOutcome> {
@@ -81,6 +93,7 @@ export async function processBlock(input: ProcessBlockInput): Promise<BlockOutco
   }
   if (env.rules.prague) await systemCall(executor, env, HISTORY_STORAGE_ADDRESS, h.parentHash);
 
+  const { senders } = input;
   const receipts: Receipt[] = [];
   const results: TxResult[] = [];
   const allLogs: Log[] = [];
@@ -91,17 +104,19 @@ export async function processBlock(input: ProcessBlockInput): Promise<BlockOutco
     let result: TxResult;
     try {
       tx = decodeTransaction(raw);
-      const sender = tx.deposit !== undefined ? tx.deposit.from : (input.senders[i] as Uint8Array);
+    } catch (err) {
+      throw invalidTx(err, i, raw);
+    }
+    const sender =
+      tx.deposit !== undefined
+        ? tx.deposit.from
+        : typeof senders === 'function'
+          ? await senders(i)
+          : (senders[i] as Uint8Array);
+    try {
       result = await applyTransaction(ctx, tx, new Address(sender));
     } catch (err) {
-      if (err instanceof TernError) {
-        // The rule's code stays in the message (consensus tests and logs tell the reasons apart by it).
-        throw new TernError(
-          'BLOCK_INVALID_TX',
-          `invalid transaction ${i} (${hex(keccak256(raw))}): ${err.code}: ${err.message}`,
-        );
-      }
-      throw err;
+      throw invalidTx(err, i, raw);
     }
     const logs = result.logs.map(([address, topics, data]) => ({ address, topics, data }));
     for (const l of logs) allLogs.push(l);

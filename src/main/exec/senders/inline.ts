@@ -3,7 +3,7 @@ import { type RecoverSendersOutput, recoverSenders } from '../../../workers/send
 import { packInputs } from '../../native/keccak.js';
 import { unwrap } from '../../pool/interface.js';
 import { openReply } from '../../pool/piscina.js';
-import type { SenderRecovery, SenderResult } from './interface.js';
+import type { SenderRecovery, SenderResult, SenderStream } from './interface.js';
 
 export function unpackSenders(n: number, out: RecoverSendersOutput): SenderResult[] {
   const results: SenderResult[] = [];
@@ -16,6 +16,11 @@ export class InlineSenderRecovery implements SenderRecovery {
   async recover(txs: readonly Uint8Array[]): Promise<SenderResult[]> {
     const { data, offsets } = packInputs(txs);
     return unpackSenders(txs.length, unwrap(openReply(recoverSenders({ data, offsets }))));
+  }
+
+  /** On this thread nothing overlaps: one chunk. */
+  recoverStream(txs: readonly Uint8Array[]): SenderStream {
+    return { chunkSize: Math.max(1, txs.length), chunks: [this.recover(txs)] };
   }
 
   async close(): Promise<void> {}

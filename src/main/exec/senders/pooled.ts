@@ -5,7 +5,7 @@ import { packInputs } from '../../native/keccak.js';
 import type { PoolLogger, TaskMapOf, WorkerPool } from '../../pool/interface.js';
 import { PiscinaPool, type PiscinaPoolOptions } from '../../pool/piscina.js';
 import { unpackSenders } from './inline.js';
-import type { SenderRecovery, SenderResult } from './interface.js';
+import type { SenderRecovery, SenderResult, SenderStream } from './interface.js';
 
 export type SenderTasks = TaskMapOf<typeof senderTasks>;
 export const SENDERS_WORKER = 'senders';
@@ -31,11 +31,15 @@ export class PooledSenderRecovery implements SenderRecovery {
   }
 
   async recover(txs: readonly Uint8Array[]): Promise<SenderResult[]> {
-    const parts: Array<Promise<SenderResult[]>> = [];
+    return (await Promise.all(this.recoverStream(txs).chunks)).flat();
+  }
+
+  recoverStream(txs: readonly Uint8Array[]): SenderStream {
+    const chunks: Array<Promise<SenderResult[]>> = [];
     for (let i = 0; i < txs.length; i += this.#chunk) {
       const chunk = txs.slice(i, i + this.#chunk);
       const { data, offsets } = packInputs(chunk);
-      parts.push(
+      chunks.push(
         this.#pool
           .run(
             'recoverSenders',
@@ -45,7 +49,7 @@ export class PooledSenderRecovery implements SenderRecovery {
           .then((out) => unpackSenders(chunk.length, out)),
       );
     }
-    return (await Promise.all(parts)).flat();
+    return { chunkSize: this.#chunk, chunks };
   }
 
   close(): Promise<void> {

@@ -14,6 +14,7 @@ import { PooledTrieHasher } from '../../../../../src/main/exec/hasher/pooled.js'
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { PooledSenderRecovery } from '../../../../../src/main/exec/senders/pooled.js';
 import { headerHash } from '../../../../../src/main/primitives/block/header.js';
+import { type RlpDecoded, rlpDecode, rlpEncode } from '../../../../../src/main/primitives/rlp.js';
 import type { ExecutionPayload } from '../../../../../src/main/protocol/engine/types.js';
 import { attributes, type EngineFixture, engineFixture, hex, pending, transfer, ZERO32 } from '../engine/fixture.js';
 
@@ -27,6 +28,16 @@ function rehash(api: EngineApi, p: ExecutionPayload): ExecutionPayload {
     }
   ).blockFromPayload(p, BEACON, undefined);
   return { ...p, blockHash: headerHash(block.header) };
+}
+
+/** secp256k1's group order: an s above half of it is refused (EIP-2), so the sender cannot be recovered. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** The typed transaction with its s replaced by n − 1. */
+function highS(raw: Uint8Array): Uint8Array {
+  const fields = rlpDecode(raw.subarray(1)) as RlpDecoded[];
+  fields[fields.length - 1] = Uint8Array.from(Buffer.from((SECP256K1_N - 1n).toString(16), 'hex'));
+  return Uint8Array.of(raw[0] as number, ...rlpEncode(fields as never));
 }
 
 /** Builds `count` blocks of transfers on the source engine (each made head); returns their payloads. */
@@ -117,6 +128,30 @@ describe.each(['inline', 'worker'] as const)('newPayload with the import stages 
       expect(await node.api.newPayload(3, p4, [], BEACON)).toMatchObject({ status: 'VALID' });
       expect(imported).toHaveLength(4);
       for (const t of imported) expect(t.execution).toBeGreaterThan(0);
+      expect(hex(node.store.head().header.stateRoot)).toBe(hex(src.store.head().header.stateRoot));
+    } finally {
+      await node.close();
+      await src.close();
+    }
+  }, 60_000);
+
+  it('rejects a block whose later transaction has no recoverable sender (execution started on the first chunk)', async () => {
+    const src = await engineFixture();
+    const node = await engineFixture({ stages });
+    try {
+      const [p1] = (await chainOf(src, 1)) as [ExecutionPayload];
+      // Six transfers, recovered in chunks of four: the broken one is in the second chunk.
+      const txs = p1.transactions.map((t, i) => (i === 5 ? highS(t) : t));
+      const bad = rehash(node.api, { ...p1, transactions: txs });
+      const s = await node.api.newPayload(3, bad, [], BEACON);
+      expect(s.status).toBe('INVALID');
+      expect(s.validationError).toMatch(/transaction 5: /);
+      expect(node.store.hasState(bad.blockHash)).toBe(false);
+      expect(node.store.headerByHash(bad.blockHash)).toBeUndefined();
+      // The genuine block then executes on the untouched genesis state.
+      expect((await node.api.newPayload(3, p1, [], BEACON)).status).toBe('VALID');
+      const fc = { headBlockHash: p1.blockHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 };
+      expect((await node.api.forkchoiceUpdated(3, fc)).payloadStatus.status).toBe('VALID');
       expect(hex(node.store.head().header.stateRoot)).toBe(hex(src.store.head().header.stateRoot));
     } finally {
       await node.close();
