@@ -23,6 +23,7 @@ import {
 } from '../../primitives/rollup/config.js';
 import { blobBaseFeeUpdateFraction, type L1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
 import { type DepositTx, encodeDepositTx } from '../../primitives/tx/deposit/deposit.js';
+import type { DependencySet } from '../interop/dependencySet.js';
 import type { Hex as L1Hex, L1BlockInfo as L1Info } from '../l1/interface.js';
 import { userDeposits } from './depositLog.js';
 import {
@@ -44,7 +45,7 @@ import {
 import { type BytecodeSource, bundledBytecode } from './upgrades/common.js';
 import { ecotoneUpgradeTxs } from './upgrades/ecotone.js';
 import { fjordUpgradeTxs } from './upgrades/fjord.js';
-import { interopUpgradeTxs } from './upgrades/interop.js';
+import { crossL2InboxActivationTxs, initializesCrossL2InboxAtInterop, interopUpgradeTxs } from './upgrades/interop.js';
 import { isthmusUpgradeTxs } from './upgrades/isthmus.js';
 import { jovianUpgradeTxs } from './upgrades/jovian.js';
 
@@ -68,6 +69,8 @@ export interface AttributesBuilderOptions {
   l1ChainConfig?: L1ChainConfig | undefined;
   /** Where the upgrade transactions' contract bytecode comes from (default: the bundled copy). */
   bytecode?: BytecodeSource | undefined;
+  /** The interop dependency set (--interop.dependency-set): decides the CrossL2Inbox initialization. */
+  dependencySet?: Pick<DependencySet, 'chains'> | undefined;
 }
 
 function u32(b: Uint8Array, at: number): bigint {
@@ -76,6 +79,7 @@ function u32(b: Uint8Array, at: number): bigint {
 
 export class AttributesBuilder {
   private readonly bytecode: BytecodeSource;
+  private readonly initCrossL2Inbox: boolean;
 
   constructor(
     private readonly cfg: RollupConfig,
@@ -84,6 +88,7 @@ export class AttributesBuilder {
     private readonly opts: AttributesBuilderOptions = {},
   ) {
     this.bytecode = opts.bytecode ?? bundledBytecode();
+    this.initCrossL2Inbox = initializesCrossL2InboxAtInterop(opts.dependencySet);
   }
 
   async prepare(parent: L2BlockRef, epoch: BlockId): Promise<PayloadAttributes> {
@@ -127,9 +132,10 @@ export class AttributesBuilder {
     if (isActivationBlock(this.cfg, 'fjord', nextTime)) upgrades.push(...fjordUpgradeTxs(this.bytecode));
     if (isActivationBlock(this.cfg, 'isthmus', nextTime)) upgrades.push(...isthmusUpgradeTxs(this.bytecode));
     if (isActivationBlock(this.cfg, 'jovian', nextTime)) upgrades.push(...jovianUpgradeTxs(this.bytecode));
-    // The CrossL2Inbox initialization waits for a dependency set of two or more active chains; a chain without a
-    // dependency set never reaches it, so only the activation block's own transactions apply.
-    if (isActivationBlock(this.cfg, 'interop', nextTime)) upgrades.push(...interopUpgradeTxs(this.bytecode));
+    if (isActivationBlock(this.cfg, 'interop', nextTime)) {
+      upgrades.push(...interopUpgradeTxs(this.bytecode));
+      if (this.initCrossL2Inbox) upgrades.push(...crossL2InboxActivationTxs(this.bytecode));
+    }
 
     const l1InfoTx = this.l1InfoTx(info, sc, seq, nextTime);
     const header = info.header;

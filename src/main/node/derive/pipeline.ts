@@ -14,7 +14,12 @@ import { channelTimeout, isHolocene, type RollupConfig } from '../../primitives/
 import type { L1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
 import type { Hex as L1Hex } from '../l1/interface.js';
 import type { AltDaInputs } from './altda/altDaInputs.js';
-import { AttributesBuilder, type AttributesL1Provider, type SystemConfigProvider } from './attributesBuilder.js';
+import {
+  AttributesBuilder,
+  type AttributesBuilderOptions,
+  type AttributesL1Provider,
+  type SystemConfigProvider,
+} from './attributesBuilder.js';
 import { AttributesQueue } from './attributesQueue.js';
 import type { BatchSource } from './batchQueue.js';
 import { BatchMux } from './batchStage.js';
@@ -66,6 +71,8 @@ export interface PipelineOptions {
   altDa?: AltDaInputs | undefined;
   /** Interop managed mode: L1 blocks come from the supervisor (traversal.provideNextL1), not from L1 itself. */
   managedL1?: boolean | undefined;
+  /** The interop dependency set: whether the interop activation block initializes the CrossL2Inbox. */
+  dependencySet?: AttributesBuilderOptions['dependencySet'];
 }
 
 export interface PipelineDeps {
@@ -150,6 +157,7 @@ export class DerivationPipeline {
     const builder = new AttributesBuilder(cfg, providers.l1, providers.l2, {
       l1ChainConfig: opts.l1ChainConfig,
       bytecode: opts.bytecode,
+      dependencySet: opts.dependencySet,
     });
     this.attributes = new AttributesQueue(cfg, builder, this.batches, stageDeps);
   }

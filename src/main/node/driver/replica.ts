@@ -27,6 +27,7 @@ import { type AltDaNodeOptions, setupAltDa } from '../derive/altda/setup.js';
 import { createDecompressPool, PooledChannelDecompressor } from '../derive/decompressPooled.js';
 import { DerivationPipeline } from '../derive/pipeline.js';
 import { fromHex } from '../derive/types.js';
+import { initializesCrossL2InboxAtInterop } from '../derive/upgrades/interop.js';
 import { EngineController } from '../engine/engineController.js';
 import { type EngineKind, HttpEngine } from '../engine/http.js';
 import type { Engine } from '../engine/interface.js';
@@ -202,6 +203,18 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
       ? { network, dependencies: registryNetwork(network)?.chain.interop?.dependencies }
       : undefined,
   );
+  const interopAt = config.forks.interop;
+  if (interopAt !== undefined && interopAt > config.genesis.l2Time) {
+    // The interop activation block initializes the CrossL2Inbox only for a dependency set of two or more chains.
+    if (dependencySet === undefined) {
+      logger.warn('Interop is scheduled without --interop.dependency-set: the CrossL2Inbox will not be initialized', {
+        interopTime: interopAt,
+      });
+    } else {
+      const initializesCrossL2Inbox = initializesCrossL2InboxAtInterop(dependencySet);
+      logger.info('Interop activation', { interopTime: interopAt, initializesCrossL2Inbox });
+    }
+  }
   logger.info('Rollup config', {
     l2ChainId: config.l2ChainId.toString(),
     l1ChainId: config.l1ChainId.toString(),
@@ -248,7 +261,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     config,
     { l1: derivationL1, blobs, l2: engine },
     // Interop managed mode: the supervisor hands derivation its L1 blocks (interop_provideL1).
-    { l1ChainConfig, altDa: altDa?.inputs, managedL1: options.interop.rpcAddr.trim() !== '' },
+    { l1ChainConfig, altDa: altDa?.inputs, managedL1: options.interop.rpcAddr.trim() !== '', dependencySet },
     {
       logger,
       decompress: new PooledChannelDecompressor(decompressPool).decompress,
@@ -391,6 +404,7 @@ export async function startReplica(ctx: ReplicaContext): Promise<Replica> {
     l1,
     l1Head: () => heads?.last('latest'),
     l1ChainConfig,
+    dependencySet,
     engine,
     controller,
     driver,

@@ -11,7 +11,7 @@ import type { RollupConfig } from '../../primitives/rollup/config.js';
 import type { L1ChainConfig } from '../../primitives/rollup/l1ChainConfig.js';
 import { ConductorClient } from '../conductor/client.js';
 import { disabledConductor, type SequencerConductor } from '../conductor/interface.js';
-import { AttributesBuilder } from '../derive/attributesBuilder.js';
+import { AttributesBuilder, type AttributesBuilderOptions } from '../derive/attributesBuilder.js';
 import type { Driver } from '../driver/driver.js';
 import type { EngineController } from '../engine/engineController.js';
 import type { Engine } from '../engine/interface.js';
@@ -75,6 +75,8 @@ export interface SequencingContext {
   /** The latest L1 head seen (L1Heads.last('latest')). */
   l1Head: () => L1BlockRef | undefined;
   l1ChainConfig?: L1ChainConfig | undefined;
+  /** The interop dependency set: whether the interop activation block initializes the CrossL2Inbox. */
+  dependencySet?: AttributesBuilderOptions['dependencySet'];
   engine: Engine;
   controller: EngineController;
   driver: Driver;
@@ -137,7 +139,10 @@ export async function setupSequencing(ctx: SequencingContext): Promise<Sequencin
       log.warn('No sequencer key (--p2p.sequencer.key or --signer.*): sequenced blocks are not signed for gossip');
     }
     const origins = new OriginSelector(config, withConfDepth(ctx.l1, l1Confs, ctx.l1Head));
-    const builder = new AttributesBuilder(config, ctx.l1, ctx.engine, { l1ChainConfig: ctx.l1ChainConfig });
+    const builder = new AttributesBuilder(config, ctx.l1, ctx.engine, {
+      l1ChainConfig: ctx.l1ChainConfig,
+      dependencySet: ctx.dependencySet,
+    });
     let notGossiped = false;
     sequencer = new Sequencer(
       config,

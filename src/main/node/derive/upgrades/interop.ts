@@ -1,7 +1,8 @@
 // Interop activation block upgrade transactions (interop/derivation.md "Network Upgrade Transactions"), and the
 // CrossL2Inbox initialization the spec runs on the first block where the chain shares a dependency set with another
-// active chain ("CrossL2InboxProxy Initialization").
+// active chain ("CrossL2InboxProxy Initialization"), which op-node reduces to the activation block (see below).
 import type { DepositTx } from '../../../primitives/tx/deposit/deposit.js';
+import type { DependencySet } from '../../interop/dependencySet.js';
 import { type BytecodeSource, requireBytecode, upgradeDeposit, upgradeToCalldata, ZERO_ADDRESS } from './common.js';
 
 export const CROSS_L2_INBOX_PROXY = '4200000000000000000000000000000000000022';
@@ -37,7 +38,23 @@ export function interopUpgradeTxs(code: BytecodeSource): DepositTx[] {
   ];
 }
 
-/** The CrossL2Inbox implementation and its proxy update, for the block that first joins a dependency set. */
+/**
+ * Whether the interop activation block also initializes the CrossL2Inbox. The spec (specs fd72cf79,
+ * interop/derivation.md "CrossL2InboxProxy Initialization") asks for it on the first block at or after the activation
+ * block where the chain is in a dependency set with two or more active chains. op-node (since its change for that
+ * spec text, optimism PR 16042) checks only once, at the interop activation block, whether the static set lists more
+ * than one chain, whatever their activation times and whether this chain is among them; a set that never changes
+ * cannot reach the condition later. Where the two differ (a chain of the set activating later, a set without this
+ * chain) we follow op-node, so both build the same blocks. No dependency set counts as a set of this chain alone.
+ */
+export function initializesCrossL2InboxAtInterop(dependencySet: Pick<DependencySet, 'chains'> | undefined): boolean {
+  return dependencySet !== undefined && dependencySet.chains().length > 1;
+}
+
+/**
+ * The CrossL2Inbox implementation and its proxy update: appended after interopUpgradeTxs in the interop activation
+ * block when initializesCrossL2InboxAtInterop holds (op-node's order: the always-deployed messenger first).
+ */
 export function crossL2InboxActivationTxs(code: BytecodeSource): DepositTx[] {
   return [
     upgradeDeposit({

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AttributesBuilder } from '../../../../../src/main/node/derive/attributesBuilder.js';
 import { systemConfigFromGenesis } from '../../../../../src/main/node/derive/systemConfig.js';
 import { fromHex, type L2BlockRef, toHex } from '../../../../../src/main/node/derive/types.js';
+import { initializesCrossL2InboxAtInterop } from '../../../../../src/main/node/derive/upgrades/interop.js';
+import { parseDependencySet } from '../../../../../src/main/node/interop/dependencySet.js';
 import type { L1BlockInfo } from '../../../../../src/main/node/l1/interface.js';
 import type { Header } from '../../../../../src/main/primitives/block/header.js';
 import { decodeL1InfoCalldata } from '../../../../../src/main/primitives/op/l1Info.js';
@@ -136,4 +138,112 @@ describe('attributes builder', () => {
       expect(next.transactions).toHaveLength(1);
     });
   }
+
+  describe('the CrossL2Inbox initialization (interop/derivation.md, as op-node implements it)', () => {
+    // Interop activates at L2 time 1010 on chain 901 (every earlier fork at genesis).
+    const forks = ['ecotone', 'fjord', 'granite', 'holocene', 'isthmus', 'jovian'];
+    const interopCfg = testRollupConfig({
+      ...Object.fromEntries(forks.map((f) => [`${f}_time`, 0])),
+      interop_time: 1010,
+    });
+    const deps = (...chains: [id: number, activationTime?: number][]) =>
+      parseDependencySet({
+        dependencies: Object.fromEntries(
+          chains.map(([id, activationTime], chainIndex) => [
+            `${id}`,
+            { chainIndex, ...(activationTime === undefined ? {} : { activationTime }) },
+          ]),
+        ),
+      });
+    // Source hashes from the spec: the messenger's deployment and proxy update, then the inbox's.
+    const MESSENGER = [
+      '0xf5484697c7a9a791db32a3bf0763bf2ba686c77ae7d4c0a5ee8c222a92a8dcc2',
+      '0xe54b4d06bbcc857f41ae00e89d820339ac5ce0034aac722c817b2873e03a7e68',
+    ];
+    const INBOX = [
+      '0x6e5e214f73143df8fe6f6054a3ed7eb472d373376458a9c8aecdf23475beb616',
+      '0x88c6b48354c367125a59792a93a7b60ad7cd66e516157dbba16558c68a46d3cb',
+    ];
+    const builderWith = (dependencySet?: ReturnType<typeof deps>) =>
+      new AttributesBuilder(interopCfg, l1, { systemConfigByL2Hash: async () => sc }, { dependencySet });
+    /** The source hashes of the block after a parent at `parentTime` (same epoch, so no user deposits). */
+    const sources = async (b: AttributesBuilder, parentTime: number) => {
+      const a = await b.prepare({ ...parent, timestamp: parentTime }, { number: 100, hash: hh(100) });
+      return a.transactions.map((t) => toHex(decodeDepositTx(t).sourceHash)).slice(1);
+    };
+
+    it('the activation block of a chain in a set of two: the messenger first, then the inbox, and only there', async () => {
+      const b = builderWith(deps([901], [902]));
+      expect(await sources(b, 1006)).toEqual([]);
+      expect(await sources(b, 1008)).toEqual([...MESSENGER, ...INBOX]);
+      expect(await sources(b, 1010)).toEqual([]);
+      expect(await sources(b, 1012)).toEqual([]);
+    });
+
+    it('the inbox txs carry the spec fields: deployer nonce 0 at 420k gas, then upgradeTo from address zero', async () => {
+      const a = await builderWith(deps([901], [902])).prepare(
+        { ...parent, timestamp: 1008 },
+        { number: 100, hash: hh(100) },
+      );
+      const [deploy, update] = a.transactions.slice(3).map((t) => decodeDepositTx(t));
+      expect(toHex(deploy!.from)).toBe('0x4220000000000000000000000000000000000000');
+      expect(deploy!.to).toBeUndefined();
+      expect(deploy!.gasLimit).toBe(420_000n);
+      expect(toHex(update!.from)).toBe(`0x${'00'.repeat(20)}`);
+      expect(toHex(update!.to as Uint8Array)).toBe('0x4200000000000000000000000000000000000022');
+      expect(update!.gasLimit).toBe(50_000n);
+      expect(toHex(update!.data)).toBe('0x3659cfe6000000000000000000000000691300f512e48b463c2617b34eef1a9f82ee7dbf');
+      expect(a.noTxPool).toBe(true);
+    });
+
+    it('in the first block of an epoch: L1 info, user deposits, messenger, inbox', async () => {
+      // Activation at 1012: the block after the parent at 1010, the first of epoch 101 (with one user deposit).
+      const later = testRollupConfig({ ...Object.fromEntries(forks.map((f) => [`${f}_time`, 0])), interop_time: 1012 });
+      const b = new AttributesBuilder(
+        later,
+        l1,
+        { systemConfigByL2Hash: async () => sc },
+        { dependencySet: deps([901], [902]) },
+      );
+      const a = await b.prepare(parent, { number: 101, hash: hh(101) });
+      const txs = a.transactions.map((t) => decodeDepositTx(t));
+      expect(txs).toHaveLength(1 + 1 + 4);
+      expect(decodeL1InfoCalldata(txs[0]!.data).sequenceNumber).toBe(0n);
+      expect(toHex(txs[1]!.from)).toBe(`0x${'01'.repeat(20)}`);
+      expect(txs.slice(2).map((t) => toHex(t.sourceHash))).toEqual([...MESSENGER, ...INBOX]);
+    });
+
+    it('never comes for a set of this chain alone, or without a set: only the messenger is deployed', async () => {
+      for (const b of [builderWith(deps([901])), builderWith(undefined)]) {
+        for (let t = 1004; t <= 1030; t += 2) {
+          expect(await sources(b, t), `block at ${t + 2}`).toEqual(t === 1008 ? MESSENGER : []);
+        }
+      }
+    });
+
+    it('never comes when interop is active at genesis (no activation block)', async () => {
+      const atGenesis = testRollupConfig({
+        ...Object.fromEntries(forks.map((f) => [`${f}_time`, 0])),
+        interop_time: 0,
+      });
+      const b = new AttributesBuilder(
+        atGenesis,
+        l1,
+        { systemConfigByL2Hash: async () => sc },
+        { dependencySet: deps([901], [902]) },
+      );
+      expect(
+        (await b.prepare({ ...parent, timestamp: 1000 }, { number: 100, hash: hh(100) })).transactions,
+      ).toHaveLength(1);
+    });
+
+    it("counts the set's chains only, as op-node does: activation times and membership are not consulted", () => {
+      expect(initializesCrossL2InboxAtInterop(undefined)).toBe(false);
+      expect(initializesCrossL2InboxAtInterop(deps([901]))).toBe(false);
+      expect(initializesCrossL2InboxAtInterop(deps([902]))).toBe(false);
+      expect(initializesCrossL2InboxAtInterop(deps([901], [902]))).toBe(true);
+      expect(initializesCrossL2InboxAtInterop(deps([901], [902, 2_000_000_000]))).toBe(true);
+      expect(initializesCrossL2InboxAtInterop(deps([902], [903]))).toBe(true);
+    });
+  });
 });
