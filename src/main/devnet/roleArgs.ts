@@ -44,7 +44,10 @@ export function engineArgs(
       ]
     : // Each engine's devp2p listener on a free port (several engines share the host), kept off the router: a
       // local devnet has nothing to map there (--nat any would search for a gateway and map it).
-      [['port', '0'], ['nat', 'none']];
+      [
+        ['port', '0'],
+        ['nat', 'none'],
+      ];
   return [
     `--datadir=${datadir}`,
     '--http',
