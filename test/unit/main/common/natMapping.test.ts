@@ -1,8 +1,6 @@
 // NAT port mapping for both programs: the UPnP IGDv2 actions asked of a tiny fake gateway on 127.0.0.1 that
 // records its SOAP actions, the NAT-PMP requests (RFC 6886) received by a fake router on a loopback address, the
 // background search that ends in one log line when nothing answers, and stop() leaving no mapping and no socket.
-import { randomInt } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/main/common/logger/index.js';
 import {
@@ -13,57 +11,25 @@ import {
   upnpGatewayAt,
 } from '../../../../src/main/common/natMapping.js';
 import { natPlan } from '../../../../src/main/exec/p2p/options.js';
-import { type FakeUpnpGateway, fakeUpnpGateway } from '../../../helpers/natGateway.js';
+import {
+  type FakePmpRouter,
+  type FakeUpnpGateway,
+  fakePmpRouter,
+  fakeUpnpGateway,
+  loopbackAddress,
+} from '../../../helpers/natGateway.js';
 
 const gateways: FakeUpnpGateway[] = [];
-const sockets: Socket[] = [];
+const routers: FakePmpRouter[] = [];
 afterEach(() => {
   for (const g of gateways.splice(0)) g.close();
-  for (const s of sockets.splice(0)) s.close();
+  for (const r of routers.splice(0)) r.close();
 });
 
 async function upnpGateway() {
   const g = await fakeUpnpGateway();
   gateways.push(g);
   return g;
-}
-
-/** A loopback address of its own per test: NAT-PMP's server port (5351) is fixed by RFC 6886. */
-function loopbackAddress(): string {
-  return `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
-}
-
-interface PmpRequest {
-  op: number;
-  internal?: number;
-  external?: number;
-  lifetime?: number;
-}
-
-/** A NAT-PMP router (RFC 6886 sections 3.2 and 3.3) that grants every mapping as asked. */
-async function fakePmpRouter(ip: string, externalIp = '198.51.100.7'): Promise<PmpRequest[]> {
-  const requests: PmpRequest[] = [];
-  const socket = createSocket('udp4');
-  sockets.push(socket);
-  socket.on('message', (msg, from) => {
-    const op = msg[1] as number;
-    const out = Buffer.alloc(op === 0 ? 12 : 16);
-    out[1] = op + 128;
-    out.writeUInt32BE(1, 4); // seconds since the router's epoch
-    if (op === 0) {
-      requests.push({ op });
-      out.set(externalIp.split('.').map(Number), 8);
-    } else {
-      const req = { op, internal: msg.readUInt16BE(4), external: msg.readUInt16BE(6), lifetime: msg.readUInt32BE(8) };
-      requests.push(req);
-      out.writeUInt16BE(req.internal, 8);
-      out.writeUInt16BE(req.external, 10);
-      out.writeUInt32BE(req.lifetime, 12);
-    }
-    socket.send(out, from.port, from.address);
-  });
-  await new Promise<void>((r) => socket.bind(5351, ip, r));
-  return requests;
 }
 
 function captureLogger() {
@@ -141,7 +107,9 @@ describe('NAT port mapping (UPnP)', () => {
 describe('NAT port mapping (NAT-PMP)', () => {
   it('asks for the external address, maps TCP and UDP for two hours, and deletes both on stop', async () => {
     const ip = loopbackAddress();
-    const requests = await fakePmpRouter(ip);
+    const router = await fakePmpRouter(ip);
+    routers.push(router);
+    const requests = router.requests;
     const before = udpHandles();
     const { logger, lines } = captureLogger();
     const mapping = startPortMapping({
