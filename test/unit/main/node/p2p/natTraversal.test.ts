@@ -1,8 +1,10 @@
 // --p2p.nat: a tern-node host and discv5 behind a fake UPnP gateway on 127.0.0.1 map the libp2p TCP port and the
 // discv5 UDP port, and opp2p_self then shows the gateway's external IP in the addresses and in the node record;
-// --p2p.advertise.ip keeps its address; no gateway, or a loopback listener, costs one log line and nothing else.
+// a peer learns the mapped address through identify; --p2p.advertise.ip keeps its address; no gateway, or a loopback listener, costs one log line and nothing else.
 import { randomBytes } from 'node:crypto';
 import { ENR } from '@chainsafe/enr';
+import { peerIdFromString } from '@libp2p/peer-id';
+import { multiaddr } from '@multiformats/multiaddr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { upnpGatewayAt } from '../../../../../src/main/common/natMapping.js';
@@ -129,6 +131,19 @@ describe('tern-node --p2p.nat', () => {
     expect(enr.tcp).toBe(node.tcp);
     expect(enr.udp).toBe(node.tcp);
     expect(enr.seq).toBeGreaterThan(before.seq);
+
+    // A peer learns the mapped address through identify (the self record is re-signed with it).
+    const peer = await startNode('127.0.0.1');
+    await peer.host.node.dial(multiaddr(`/ip4/127.0.0.1/tcp/${node.tcp}/p2p/${node.host.peerId}`));
+    const learned = async () =>
+      (await peer.host.node.peerStore.get(peerIdFromString(node.host.peerId))).addresses.map((a) =>
+        a.multiaddr.toString(),
+      );
+    const end = Date.now() + 10_000;
+    while (!(await learned()).includes(`/ip4/${EXTERNAL_IP}/tcp/${node.tcp}`) && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await learned()).toContain(`/ip4/${EXTERNAL_IP}/tcp/${node.tcp}`);
 
     await mapping?.stop();
     expect(fake.actions.filter((a) => a.action === 'DeletePortMapping')).toHaveLength(2);
