@@ -11,7 +11,7 @@ import type { Logger } from './logger/index.js';
 export type GatewayPlan = { kind: 'upnp' } | { kind: 'pmp'; ip: string | undefined } | { kind: 'any' };
 
 /** How long a gateway search (and each request to a gateway) may take. */
-export const NAT_TIMEOUT_MS = 5_000;
+const NAT_TIMEOUT_MS = 5_000;
 /** NAT-PMP mapping lifetime (RFC 6886 recommends 7200 s) and the UPnP lease; both are renewed well before. */
 const PMP_LIFETIME_S = 7_200;
 const UPNP_LEASE_MS = 3_600_000;
@@ -106,7 +106,7 @@ async function findPmp(ip: string | undefined, opts: OpenOptions): Promise<Gatew
 }
 
 /** The gateway the plan names; for `any` the first of UPnP and NAT-PMP to answer (geth's nat.Any), the other dropped. */
-export async function openGateway(plan: GatewayPlan, opts: OpenOptions): Promise<Gateway> {
+async function openGateway(plan: GatewayPlan, opts: OpenOptions): Promise<Gateway> {
   if (plan.kind === 'upnp') return findUpnp(opts);
   if (plan.kind === 'pmp') return findPmp(plan.ip, opts);
   const race = new AbortController();

@@ -68,10 +68,10 @@ type Services = {
   pubsub: ReturnType<ReturnType<typeof gossipsub>>;
   natAddresses: NatAddresses;
 };
+export type TernLibp2p = Libp2p<Services>;
 
 /** A mapped address stays announced while the node runs (the router's lease is renewed in the background). */
 const NAT_ADDRESS_TTL_MS = 365 * 24 * 3600 * 1000;
-export type TernLibp2p = Libp2p<Services>;
 
 function parseNetrestrict(masks: readonly string[]): BlockList | undefined {
   if (masks.length === 0) return undefined;
@@ -333,7 +333,6 @@ export class P2PHost {
     this.node.addEventListener('peer:connect', (e) => listener(e.detail.toString()));
   }
 
-  /** The TCP port libp2p listens on (the bound port when --p2p.listen.tcp is 0). */
   /**
    * The router forwards `externalIp:externalPort` to `ip:port` (--p2p.nat): the mapped address joins the addresses
    * identify and opp2p_self announce, as go-libp2p's NAT manager adds it for op-node. Announce addresses
@@ -346,6 +345,7 @@ export class P2PHost {
     nat.confirmObservedAddr(external, { type: 'ip-mapping', ttl: NAT_ADDRESS_TTL_MS });
   }
 
+  /** The TCP port libp2p listens on (the bound port when --p2p.listen.tcp is 0). */
   tcpPort(): number | undefined {
     for (const ma of this.node.getMultiaddrs()) {
       const port = ma.getComponents().find((c) => c.name === 'tcp')?.value;
