@@ -16,6 +16,7 @@ const NAT_TIMEOUT_MS = 5_000;
 const PMP_LIFETIME_S = 7_200;
 const UPNP_LEASE_MS = 3_600_000;
 const RENEW_MS = 20 * 60_000;
+const PMP_GUESS_TIMEOUT_MS = 1_000;
 const WAN_IP_CONNECTION_2 = 'urn:schemas-upnp-org:service:WANIPConnection:2';
 
 interface OpenOptions {
@@ -89,15 +90,19 @@ async function openPmp(ip: string, opts: OpenOptions): Promise<Gateway> {
   }
 }
 
-/** NAT-PMP at the named router, or the guessed ones one after another (they would share the client socket). */
+/**
+ * NAT-PMP at the named router, or the guessed ones one after another (they would share the library's fixed client
+ * port), each given geth's one second to answer.
+ */
 async function findPmp(ip: string | undefined, opts: OpenOptions): Promise<Gateway> {
   const candidates = ip !== undefined ? [ip] : potentialPmpGateways();
   if (candidates.length === 0) throw new Error('no private IPv4 network to guess a NAT-PMP router on');
+  const probe = ip !== undefined ? opts : { ...opts, timeoutMs: Math.min(opts.timeoutMs, PMP_GUESS_TIMEOUT_MS) };
   const errors: string[] = [];
   for (const candidate of candidates) {
     if (opts.signal.aborted) break;
     try {
-      return await openPmp(candidate, opts);
+      return await openPmp(candidate, probe);
     } catch (err) {
       errors.push(`${candidate}: ${(err as Error).message}`);
     }
