@@ -71,7 +71,12 @@ export interface FakePmpRouter {
   close(): void;
 }
 
-export async function fakePmpRouter(ip: string, externalIp = '198.51.100.7'): Promise<FakePmpRouter> {
+/** `answerFor` rewrites the internal port of its mapping replies (a reply meant for another client). */
+export async function fakePmpRouter(
+  ip: string,
+  externalIp = '198.51.100.7',
+  answerFor: (port: number) => number = (port) => port,
+): Promise<FakePmpRouter> {
   const requests: PmpRequest[] = [];
   const socket = createSocket('udp4');
   socket.on('message', (msg, from) => {
@@ -85,7 +90,7 @@ export async function fakePmpRouter(ip: string, externalIp = '198.51.100.7'): Pr
     } else {
       const req = { op, internal: msg.readUInt16BE(4), external: msg.readUInt16BE(6), lifetime: msg.readUInt32BE(8) };
       requests.push(req);
-      out.writeUInt16BE(req.internal, 8);
+      out.writeUInt16BE(answerFor(req.internal), 8);
       out.writeUInt16BE(req.external, 10);
       out.writeUInt32BE(req.lifetime, 12);
     }

@@ -393,14 +393,19 @@ class PmpGateway extends TrackedGateway {
     return this.#client.externalIp(options);
   }
 
-  protected add(port: number, localIp: string, protocol: 'TCP' | 'UDP', signal: AbortSignal | undefined) {
-    return this.#client.map(port, localIp, {
+  protected async add(port: number, localIp: string, protocol: 'TCP' | 'UDP', signal: AbortSignal | undefined) {
+    const mapping = await this.#client.map(port, localIp, {
       protocol,
       description: this.#description,
       ttl: PMP_LIFETIME_S,
       autoRefresh: false,
       signal,
     });
+    // The library's client port is fixed and shared (tern-pair runs both programs): a reply it matched by opcode
+    // alone may be another mapping's.
+    if (mapping.internalPort !== port)
+      throw new Error(`NAT-PMP answered for port ${mapping.internalPort}, not ${port}`);
+    return mapping;
   }
 
   protected async remove(m: Granted, signal: AbortSignal): Promise<void> {

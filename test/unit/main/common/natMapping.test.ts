@@ -110,7 +110,7 @@ describe('NAT port mapping (NAT-PMP)', () => {
     const router = await fakePmpRouter(ip);
     routers.push(router);
     const requests = router.requests;
-    const before = udpHandles();
+    const before = await udpHandlesSettle(1); // the router's own socket
     const { logger, lines } = captureLogger();
     const mapping = startPortMapping({
       plan: { kind: 'pmp', ip },
@@ -135,8 +135,29 @@ describe('NAT port mapping (NAT-PMP)', () => {
     expect(await udpHandlesSettle(before)).toBe(before);
   });
 
+  it("refuses a reply for another client's mapping (the library matches replies by opcode only)", async () => {
+    const ip = loopbackAddress();
+    const router = await fakePmpRouter(ip, '198.51.100.7', (port) => port + 1);
+    routers.push(router);
+    const { logger, lines } = captureLogger();
+    const mapping = startPortMapping({
+      plan: { kind: 'pmp', ip },
+      description: 'tern-exec',
+      localIp: '192.168.1.20',
+      tcpPort: 30303,
+      udpPort: undefined,
+      logger,
+      onMapped: () => expect.unreachable('a foreign reply is no mapping'),
+    });
+    expect(await mapping.done).toBeUndefined();
+    expect(lines).toEqual([
+      expect.objectContaining({ lvl: 'warn', err: 'NAT-PMP answered for port 30304, not 30303' }),
+    ]);
+    await mapping.stop();
+  });
+
   it('a router that never answers costs one warning (one debug line for --nat any) and no open socket', async () => {
-    const before = udpHandles();
+    const before = await udpHandlesSettle(0);
     for (const quiet of [false, true]) {
       const { logger, lines } = captureLogger();
       const started = Date.now();
