@@ -2,11 +2,13 @@
 // the second starts empty with --bootnodes set to the first's enode (from admin_nodeInfo). They connect
 // (admin_peers, net_peerCount 1 on both), STATUS agrees (the second sees the first's head), and a SyncPeer in this
 // process, speaking eth/68 to the first, gets its headers, bodies and receipts with the right hashes. And geth's
-// private-node habit `--nodiscover --maxpeers 0` starts with the network off.
+// private-node habit `--nodiscover --maxpeers 0` starts with the network off. Behind a (fake) NAT-PMP router, one
+// maps its ports and advertises the router's external IP.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ENR } from '@chainsafe/enr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/main/common/logger/index.js';
 import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
@@ -19,6 +21,7 @@ import type { TernTxPool } from '../../src/main/exec/txpool/pool.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { decodeReceipt } from '../../src/main/primitives/receipt/receipt.js';
 import { asList, type RlpInput, rlpDecode, rlpEncode } from '../../src/main/primitives/rlp.js';
+import { fakePmpRouter, loopbackAddress } from '../helpers/natGateway.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
 import { cleanEnv, freePort, rpc, until } from '../helpers/processes.js';
 
@@ -251,5 +254,39 @@ describe('tern-exec --nodiscover --maxpeers 0', () => {
     expect(n.logs).toMatch(/P2P off/);
     expect(await rpc<string>(n.rpc, 'net_peerCount')).toBe('0x0');
     expect((await rpc<{ enode: string }>(n.rpc, 'admin_nodeInfo')).enode).toBe('');
+  }, 60_000);
+});
+
+describe('tern-exec --nat pmp:<router> behind a NAT-PMP router', () => {
+  it('maps its ports, advertises the external IP and deletes the mappings on exit', async () => {
+    const ip = loopbackAddress();
+    const router = await fakePmpRouter(ip, '198.51.100.7');
+    try {
+      const d = join(work, 'nat');
+      run(['--datadir', d, 'init', join(APIS, 'genesis.json')]);
+      const n = await startNode(d, ['--port=0', `--nat=pmp:${ip}`]);
+      await until(
+        async () => n.logs,
+        (logs) => logs.includes('Mapped ports on the NAT gateway'),
+      );
+      const info = await rpc<{ enode: string; enr: string; ip: string; ports: { listener: number } }>(
+        n.rpc,
+        'admin_nodeInfo',
+      );
+      expect(info.ip).toBe('198.51.100.7');
+      expect(info.enode).toMatch(new RegExp(`@198\\.51\\.100\\.7:${info.ports.listener}$`));
+      expect(ENR.decodeTxt(info.enr).ip).toBe('198.51.100.7');
+      const maps = router.requests.filter((r) => r.op !== 0 && r.lifetime !== 0);
+      expect(maps.map((r) => [r.op, r.internal])).toEqual([
+        [2, info.ports.listener],
+        [1, info.ports.listener],
+      ]);
+      n.proc.kill('SIGTERM');
+      await new Promise((r) => n.proc.once('exit', r));
+      // Lifetime 0 deletes a mapping (RFC 6886 section 3.4): both are gone when the node stops.
+      expect(router.requests.filter((r) => r.op !== 0 && r.lifetime === 0).map((r) => r.op)).toEqual([2, 1]);
+    } finally {
+      router.close();
+    }
   }, 60_000);
 });

@@ -42,8 +42,12 @@ export function engineArgs(
         ['nat', `extip:${host}`],
         ...(others.length > 0 ? ([['bootnodes', others.join(',')]] as [string, string][]) : []),
       ]
-    : // Each engine's devp2p listener on a free port (several engines share the host).
-      [['port', '0']];
+    : // Each engine's devp2p listener on a free port (several engines share the host), kept off the router: a
+      // local devnet has nothing to map there (--nat any would search for a gateway and map it).
+      [
+        ['port', '0'],
+        ['nat', 'none'],
+      ];
   return [
     `--datadir=${datadir}`,
     '--http',

@@ -104,6 +104,13 @@ export class ExecDiscv5 {
     return this.enr.encodeTxt();
   }
 
+  /** A NAT gateway's external address and mapped ports (the record's sequence number goes up, peers refetch it). */
+  setAddress(ip: string, tcpPort: number, udpPort: number): void {
+    if (this.enr.ip !== ip) this.enr.ip = ip;
+    if (this.enr.tcp !== tcpPort) this.enr.tcp = tcpPort;
+    if (this.enr.udp !== udpPort) this.enr.udp = udpPort;
+  }
+
   async start(): Promise<void> {
     this.dv5.on('discovered', (enr) => this.consider(enr));
     this.dv5.on('enrAdded', (enr) => this.consider(enr));

@@ -1,5 +1,5 @@
 // The networking settings of tern-exec as the flags give them (cli/execOptions.ts builds this once).
-import type { GatewayPlan } from './natMapping.js';
+import type { GatewayPlan } from '../../common/natMapping.js';
 
 export interface P2pNodeOptions {
   /** --maxpeers > 0: otherwise no listener, no discovery, no peers (geth: "0 disables the network"). */
@@ -31,7 +31,7 @@ export interface P2pNodeOptions {
 
 /**
  * What --nat asks for: an external IP to advertise, a STUN server to ask for it, a gateway to map ports on (UPnP,
- * NAT-PMP), or nothing. `any` is taken as `none` here (geth would try UPnP and NAT-PMP discovery on its own).
+ * NAT-PMP, or `any`: whichever of the two answers first, as geth's nat.Any), or nothing.
  */
 export function natPlan(nat: string): {
   externalIp: string | undefined;
@@ -53,6 +53,7 @@ export function natPlan(nat: string): {
   if (lower === 'upnp') return { ...none, gateway: { kind: 'upnp' } };
   if (lower === 'pmp') return { ...none, gateway: { kind: 'pmp', ip: undefined } };
   if (lower.startsWith('pmp:')) return { ...none, gateway: { kind: 'pmp', ip: trimmed.slice(4) } };
-  if (lower === '' || lower === 'none' || lower === 'any') return none;
+  if (lower === 'any') return { ...none, gateway: { kind: 'any' } };
+  if (lower === '' || lower === 'none') return none;
   return { ...none, unsupported: trimmed };
 }

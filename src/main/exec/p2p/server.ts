@@ -104,6 +104,10 @@ export class P2pServer implements PeerSet {
   private readonly blockList: BlockList | undefined;
   private redial: NodeJS.Timeout | undefined;
   private pendingDials = 0;
+  /** The discv4 PING `from` endpoint; the DPT keeps this object, so a NAT mapping updates it in place. */
+  private discv4Endpoint: { address: string; udpPort: number | null; tcpPort: number | null } | undefined;
+  /** The address and ports a NAT gateway mapped for this node (--nat upnp|pmp|any), once it has. */
+  private natMapped: { ip: string; tcp: number; udp: number | undefined } | undefined;
   tcpPort = 0;
   udpPort = 0;
   listening = false;
@@ -161,9 +165,10 @@ export class P2pServer implements PeerSet {
     if (this.opts.discv4 || this.opts.discv5) this.udp = new SharedUdp();
     const udp = this.udp;
     if (this.opts.discv4 && udp !== undefined) {
+      this.discv4Endpoint = { address: this.advertisedIp(), udpPort: this.opts.discoveryPort, tcpPort: this.opts.port };
       this.dpt = new DPT(this.key.privateKey, {
         createSocket: () => udp.discv4Socket(),
-        endpoint: { address: this.advertisedIp(), udpPort: this.opts.discoveryPort, tcpPort: this.opts.port },
+        endpoint: this.discv4Endpoint,
         shouldFindNeighbours: true,
         shouldGetDnsPeers: this.opts.dnsNetworks.length > 0,
         dnsNetworks: [...this.opts.dnsNetworks],
@@ -401,24 +406,41 @@ export class P2pServer implements PeerSet {
     return this.peers().length;
   }
 
+  /**
+   * The router mapped the ports (--nat upnp|pmp|any): the enode, the node record and discv4's PING carry the
+   * external IP and the mapped ports from now on, as geth's port-mapping loop sets them on its local node.
+   */
+  setNatMapping(ip: string, tcp: number, udp: number | undefined): void {
+    this.natMapped = { ip, tcp, udp };
+    if (this.discv4Endpoint !== undefined) {
+      this.discv4Endpoint.address = ip;
+      this.discv4Endpoint.tcpPort = tcp;
+      if (udp !== undefined) this.discv4Endpoint.udpPort = udp;
+    }
+    this.discv5?.setAddress(ip, tcp, udp ?? this.udpPort);
+  }
+
   advertisedIp(): string {
+    if (this.natMapped !== undefined) return this.natMapped.ip;
     if (this.opts.externalIp !== undefined) return this.opts.externalIp;
     if (this.opts.listenHost !== '0.0.0.0' && this.opts.listenHost !== '::') return this.opts.listenHost;
     return firstLocalIp();
   }
 
+  /** The TCP and UDP ports others reach this node on: the router's mapped ones once there are. */
+  private advertisedPorts(): { tcp: number; udp: number } {
+    const tcp = this.natMapped?.tcp ?? this.tcpPort;
+    return { tcp, udp: this.udp !== undefined ? (this.natMapped?.udp ?? this.udpPort) : 0 };
+  }
+
   enode(): string {
-    return formatEnode(
-      this.key.id,
-      this.advertisedIp(),
-      this.tcpPort,
-      this.udp !== undefined ? this.udpPort : this.tcpPort,
-    );
+    const { tcp, udp } = this.advertisedPorts();
+    return formatEnode(this.key.id, this.advertisedIp(), tcp, udp || tcp);
   }
 
   nodeInfo(): Record<string, unknown> {
     const ip = this.advertisedIp();
-    const udp = this.udp !== undefined ? this.udpPort : 0;
+    const { tcp, udp } = this.advertisedPorts();
     return {
       id: toHex(keccak256(this.key.id)).slice(2),
       name: this.opts.clientId,
@@ -428,12 +450,12 @@ export class P2pServer implements PeerSet {
         encodeEnr(this.key.privateKey, {
           seq: 1n,
           ip,
-          tcp: this.tcpPort,
+          tcp,
           udp: udp || undefined,
           forkId: this.chain.forkId(),
         }),
       ip,
-      ports: { discovery: udp, listener: this.tcpPort },
+      ports: { discovery: udp, listener: tcp },
       listenAddr: `${this.opts.listenHost === '0.0.0.0' ? '[::]' : this.opts.listenHost}:${this.tcpPort}`,
     };
   }

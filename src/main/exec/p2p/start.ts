@@ -1,12 +1,11 @@
 // Starting the execution-layer network of a running node: the node key, the local chain as the eth sessions
 // see it (STATUS from the head, the fork id over the stored chain config, serving from the database and the
 // pool), the server, transaction announcements, and --nat (stun: asks a STUN server for the external IP,
-// upnp/pmp map the ports on the router).
+// upnp/pmp/any map the ports on the router in the background).
 
-import { networkInterfaces } from 'node:os';
-import type { Gateway } from '@achingbrain/nat-port-mapper';
 import type { Lifecycle } from '../../common/lifecycle.js';
 import type { Logger } from '../../common/logger/index.js';
+import { lanIpv4, startPortMapping } from '../../common/natMapping.js';
 import { fromHex } from '../../primitives/bytes.js';
 import type { ChainStore } from '../chain/chainStore.js';
 import type { Database } from '../db/open.js';
@@ -15,7 +14,6 @@ import type { TernTxPool } from '../txpool/pool.js';
 import { databaseServeSource } from './ethServe.js';
 import { ETH_VERSION } from './ethWire.js';
 import { createForkFilter, forkIdAt, gatherForks } from './forkId.js';
-import { mapPorts, openGateway } from './natMapping.js';
 import { loadNodeKey } from './nodeKey.js';
 import { natPlan, type P2pNodeOptions } from './options.js';
 import { type LocalChain, P2pServer } from './server.js';
@@ -98,21 +96,6 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
       logger.warn('STUN query failed: advertising the local address', { nat: opts.nat, err: (err as Error).message });
     }
   }
-  let gateway: Gateway | undefined;
-  if (nat.gateway !== undefined) {
-    try {
-      gateway = await openGateway(nat.gateway);
-      externalIp = await gateway.externalIp({ signal: AbortSignal.timeout(5_000) });
-      logger.info('External IP from the NAT gateway', { ip: externalIp, nat: opts.nat });
-    } catch (err) {
-      logger.warn('NAT gateway not usable: advertising the local address', {
-        nat: opts.nat,
-        err: (err as Error).message,
-      });
-      await gateway?.stop().catch(() => undefined);
-      gateway = undefined;
-    }
-  }
   if (nat.unsupported !== undefined) {
     logger.warn('Unknown --nat mechanism: advertising the local address; the node may be unreachable from outside', {
       nat: nat.unsupported,
@@ -153,13 +136,26 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
     await server.stop();
     return undefined;
   }
-  if (gateway !== undefined) {
-    const gw = gateway;
-    deps.lifecycle.onStop('NAT port mappings', () => gw.stop());
-    void mapPorts(gw, firstLocalIpv4(), server.tcpPort, server.udpPort || undefined).then(
-      (m) => logger.info('Mapped ports on the NAT gateway', { ip: m.externalIp, tcp: m.tcp, udp: m.udp }),
-      (err: Error) => logger.warn('NAT port mapping failed', { nat: opts.nat, err: err.message }),
-    );
+  if (nat.gateway !== undefined) {
+    // In the background (geth's port-mapping loop): the node serves at once; a mapping updates what it advertises.
+    const localIp = lanIpv4();
+    const quiet = nat.gateway.kind === 'any';
+    if (localIp === undefined) {
+      const say = quiet ? logger.debug.bind(logger) : logger.warn.bind(logger);
+      say('No LAN address to map on a NAT gateway: advertising the local address', { nat: opts.nat });
+    } else {
+      const mapping = startPortMapping({
+        plan: nat.gateway,
+        description: 'tern-exec',
+        localIp,
+        tcpPort: server.tcpPort,
+        udpPort: server.udpPort || undefined,
+        logger,
+        quiet,
+        onMapped: (m) => server.setNatMapping(m.externalIp, m.tcp, m.udp),
+      });
+      deps.lifecycle.onStop('NAT port mappings', () => mapping.stop());
+    }
   }
   if (opts.txGossip) {
     const batch: Uint8Array[] = [];
@@ -197,11 +193,4 @@ export async function startP2p(opts: P2pNodeOptions, deps: P2pStartDeps): Promis
     maxpeers: opts.maxPeers,
   });
   return server;
-}
-
-function firstLocalIpv4(): string {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return '127.0.0.1';
 }

@@ -112,6 +112,23 @@ export class Discovery {
     return this.#enr.encodeTxt();
   }
 
+  /**
+   * A NAT gateway's external address and mapped ports (--p2p.nat) go into the record; its sequence number goes up
+   * and peers fetch the new one.
+   */
+  setExternalAddress(ip: string, tcpPort: number, udpPort: number | undefined): void {
+    const enr = this.#enr;
+    if (isIPv6(ip)) {
+      if (enr.ip6 !== ip) enr.ip6 = ip;
+      if (enr.tcp6 !== tcpPort) enr.tcp6 = tcpPort;
+      if (udpPort !== undefined && enr.udp6 !== udpPort) enr.udp6 = udpPort;
+      return;
+    }
+    if (enr.ip !== ip) enr.ip = ip;
+    if (enr.tcp !== tcpPort) enr.tcp = tcpPort;
+    if (udpPort !== undefined && enr.udp !== udpPort) enr.udp = udpPort;
+  }
+
   get nodeId(): string {
     return this.#enr.nodeId;
   }

@@ -56,12 +56,22 @@ export interface HostDeps {
 /** How often lost static peers are dialled again. */
 const STATIC_REDIAL_MS = 2_000;
 
+/** The two address-manager calls a NAT port mapping needs (libp2p's own UPnP service makes the same ones). */
+interface NatAddresses {
+  addPublicAddressMapping(ip: string, port: number, externalIp: string, externalPort: number, protocol: 'tcp'): void;
+  confirmObservedAddr(addr: Multiaddr, options: { type: 'ip-mapping'; ttl: number }): void;
+}
+
 type Services = {
   identify: ReturnType<ReturnType<typeof identify>>;
   ping: ReturnType<ReturnType<typeof ping>>;
   pubsub: ReturnType<ReturnType<typeof gossipsub>>;
+  natAddresses: NatAddresses;
 };
 export type TernLibp2p = Libp2p<Services>;
+
+/** A mapped address stays announced while the node runs (the router's lease is renewed in the background). */
+const NAT_ADDRESS_TTL_MS = 365 * 24 * 3600 * 1000;
 
 function parseNetrestrict(masks: readonly string[]): BlockList | undefined {
   if (masks.length === 0) return undefined;
@@ -170,6 +180,10 @@ export class P2PHost {
         identify: identify(),
         ping: ping(),
         pubsub: gossipsub(gossipOptions(opts.scoring)),
+        natAddresses: (components: { addressManager: NatAddresses }): NatAddresses => ({
+          addPublicAddressMapping: (...args) => components.addressManager.addPublicAddressMapping(...args),
+          confirmObservedAddr: (addr, options) => components.addressManager.confirmObservedAddr(addr, options),
+        }),
       },
       start: false,
     })) as TernLibp2p;
@@ -317,6 +331,18 @@ export class P2PHost {
 
   onConnect(listener: (peer: string) => void): void {
     this.node.addEventListener('peer:connect', (e) => listener(e.detail.toString()));
+  }
+
+  /**
+   * The router forwards `externalIp:externalPort` to `ip:port` (--p2p.nat): the mapped address joins the addresses
+   * identify and opp2p_self announce, as go-libp2p's NAT manager adds it for op-node. Announce addresses
+   * (--p2p.advertise.ip) still replace all others.
+   */
+  addNatMapping(ip: string, port: number, externalIp: string, externalPort: number): void {
+    const nat = this.node.services.natAddresses;
+    nat.addPublicAddressMapping(ip, port, externalIp, externalPort, 'tcp');
+    const external = multiaddr(`/${isIPv6(externalIp) ? 'ip6' : 'ip4'}/${externalIp}/tcp/${externalPort}`);
+    nat.confirmObservedAddr(external, { type: 'ip-mapping', ttl: NAT_ADDRESS_TTL_MS });
   }
 
   /** The TCP port libp2p listens on (the bound port when --p2p.listen.tcp is 0). */

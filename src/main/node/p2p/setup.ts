@@ -21,6 +21,7 @@ import { Discovery } from './discovery.js';
 import { BlockGossip } from './gossip.js';
 import { P2PHost } from './host.js';
 import { loadOrCreateIdentityKey } from './identityKey.js';
+import { startNodeNat } from './natTraversal.js';
 import { PeerManager } from './peerManager.js';
 import { PeerScores } from './peerScores.js';
 import { PayloadServer, RESULT_UNKNOWN, requestPayload } from './reqResp.js';
@@ -105,11 +106,6 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
   if (options.peersLo === 0 || options.peersHi === 0 || options.peersLo > options.peersHi) {
     throw new UsageError(
       `peers lo/hi tides are invalid: ${options.peersLo}, ${options.peersHi} (both above 0, lo not above hi)`,
-    );
-  }
-  if (options.nat) {
-    log.warn(
-      '--p2p.nat: NAT traversal (UPnP/NAT-PMP) is not built for tern-node; set --p2p.advertise.ip to the external IP',
     );
   }
   const peerstore = options.peerstorePath;
@@ -334,6 +330,19 @@ export async function setupP2P(ctx: P2PContext): Promise<P2P | undefined> {
         sampler.unref();
       }
       await startDiscovery();
+      if (options.nat) {
+        const tcpPort = host.tcpPort() ?? options.listenTcp;
+        const mapping = startNodeNat(
+          {
+            listenIp: options.listenIp,
+            tcpPort,
+            udpPort: options.noDiscovery ? undefined : options.listenUdp || tcpPort,
+            advertiseIp,
+          },
+          { host, discovery, logger: log },
+        );
+        if (mapping !== undefined) lifecycle.onStop('NAT port mappings', () => mapping.stop());
+      }
       peers.start();
       // Derivation also moves the unsafe head; pending blocks that now attach are inserted.
       poll = setInterval(() => sync.poke(), 1000);

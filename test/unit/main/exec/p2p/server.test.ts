@@ -1,6 +1,7 @@
 // Two P2pServers on loopback: RLPx handshake (the library's), eth/68 STATUS with fork ids (ours), the second
 // dialing the first as a bootnode; then headers, bodies and receipts fetched through SyncPeer, and a peer with the
 // wrong genesis or a mismatching --eth.requiredblocks entry refused.
+import { ENR } from '@chainsafe/enr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import type { ServeSource } from '../../../../../src/main/exec/p2p/ethServe.js';
@@ -209,6 +210,25 @@ describe('P2pServer over discv5 (discv4 off)', () => {
     await until(() => peerIds(boot).length === 3, 15_000);
     expect(peerIds(boot)).toEqual(expect.arrayContaining([idOf(b), idOf(c), idOf(d)]));
   }, 30_000);
+});
+
+describe('P2pServer behind a NAT gateway', () => {
+  it('advertises the mapped address and ports in the enode, admin_nodeInfo and the node record', async () => {
+    const s = await start(toyChain(1, 3).chain, { discv4: true, discv5: true, externalIp: undefined });
+    const before = ENR.decodeTxt(String(s.nodeInfo().enr));
+    const local = { tcp: s.tcpPort, udp: s.udpPort };
+    s.setNatMapping('203.0.113.9', 40_000, 40_001);
+    expect(s.enode()).toMatch(/@203\.0\.113\.9:40000\?discport=40001$/);
+    const info = s.nodeInfo();
+    expect(info.ip).toBe('203.0.113.9');
+    expect(info.ports).toEqual({ discovery: 40_001, listener: 40_000 });
+    const enr = ENR.decodeTxt(String(info.enr));
+    expect([enr.ip, enr.tcp, enr.udp]).toEqual(['203.0.113.9', 40_000, 40_001]);
+    expect(enr.seq).toBeGreaterThan(before.seq);
+    // The sockets stay where they are; only what others are told changes.
+    expect({ tcp: s.tcpPort, udp: s.udpPort }).toEqual(local);
+    expect(String(info.listenAddr)).toBe(`127.0.0.1:${local.tcp}`);
+  });
 });
 
 describe('P2pServer discovery port under junk', () => {
