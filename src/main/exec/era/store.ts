@@ -113,6 +113,8 @@ export class EraStore {
   /** The first and last block numbers held. */
   range(): { first: bigint; last: bigint } {
     const last = (this.#files[this.#files.length - 1] as Era1File).reader.end;
+    // bigint operands: Math.min does not take them.
+    // biome-ignore lint/complexity/useMathMinMax: bigint
     return { first: (this.#files[0] as Era1File).reader.start, last: last < this.limit ? last : this.limit };
   }
 

@@ -173,7 +173,7 @@ export class BeaconClient implements BlobSource {
         failures.push(`${ep.url}: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    const lost = out.findIndex((b) => b === undefined);
+    const lost = out.indexOf(undefined);
     if (lost < 0) return out as Uint8Array[];
     const h = hashes[lost] as IndexedBlobHash;
     const where = `block ${ref.number} (${ref.hash}, slot ${slot})`;

@@ -2,7 +2,6 @@
 // records its SOAP actions, the NAT-PMP requests (RFC 6886) received by a fake router on a loopback address, the
 // background search that ends in one log line when nothing answers, and stop() leaving no mapping and no socket.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../src/main/common/logger/index.js';
 import {
   type MappedPorts,
   mapPorts,
@@ -11,6 +10,7 @@ import {
   upnpGatewayAt,
 } from '../../../../src/main/common/natMapping.js';
 import { natPlan } from '../../../../src/main/exec/p2p/options.js';
+import { captureLogger } from '../../../helpers/captureLogger.js';
 import {
   type FakePmpRouter,
   type FakeUpnpGateway,
@@ -30,16 +30,6 @@ async function upnpGateway() {
   const g = await fakeUpnpGateway();
   gateways.push(g);
   return g;
-}
-
-function captureLogger() {
-  const lines: Array<{ lvl: string; msg: string }> = [];
-  const { logger } = createLogger({
-    level: 'debug',
-    format: 'json',
-    stream: { write: (line: string) => lines.push(JSON.parse(line)) },
-  });
-  return { logger, lines };
 }
 
 const udpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap' || r === 'UDPWRAP').length;

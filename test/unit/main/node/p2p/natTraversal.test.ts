@@ -16,6 +16,7 @@ import { P2PHost } from '../../../../../src/main/node/p2p/host.js';
 import { startNodeNat } from '../../../../../src/main/node/p2p/natTraversal.js';
 import { PeerScores } from '../../../../../src/main/node/p2p/peerScores.js';
 import { registerOpp2pApi } from '../../../../../src/main/node/p2p/rpc.js';
+import { captureLogger } from '../../../../helpers/captureLogger.js';
 import { type FakeUpnpGateway, fakeUpnpGateway } from '../../../../helpers/natGateway.js';
 import { CFG, KEY_ADDRESS } from '../../../../helpers/p2pBlocks.js';
 
@@ -32,16 +33,6 @@ const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
-
-function captureLogger() {
-  const lines: Array<{ lvl: string; msg: string }> = [];
-  const { logger } = createLogger({
-    level: 'debug',
-    format: 'json',
-    stream: { write: (line: string) => lines.push(JSON.parse(line)) },
-  });
-  return { logger, lines };
-}
 
 /** A host listening on every interface (a loopback listener has nothing to map), discv5 and the opp2p API. */
 async function startNode(listenIp = '0.0.0.0'): Promise<Node> {

@@ -48,7 +48,7 @@ describe('receipt JSON', () => {
 
   it('covers at least one fixture receipt of that block', () => {
     const covered = readdirSync(join(TESTS, 'eth_getTransactionReceipt')).filter(
-      (f) => Number((reply(`eth_getTransactionReceipt/${f}`).result ?? {}).blockNumber) === number,
+      (f) => Number(reply(`eth_getTransactionReceipt/${f}`).result?.blockNumber) === number,
     );
     expect(covered.length).toBeGreaterThan(0);
   });
