@@ -9,6 +9,7 @@ import { Hardfork } from '@ethereumjs/common';
 import { EVM, type EVMOpts, type ExecResult, type Log, type Message, NobleBN254 } from '@ethereumjs/evm';
 import { createZeroAddress } from '@ethereumjs/util';
 import { keccak256 } from '../../../native/keccak.js';
+import { FlatState } from '../../state/flatState.js';
 import { analyse, type GasTable, gasTableOf, type OpcodeTableEntry } from './analysis.js';
 import { type FrameState, type GasParams, runFrame } from './frame.js';
 
@@ -89,6 +90,7 @@ export class TernEVM extends EVM {
       chainId: this.common.chainId(),
       block: block.header,
       state: this.stateManager as unknown as FrameState,
+      sync: this.stateManager instanceof FlatState ? this.stateManager : undefined,
       journal: this.journal,
       transient: this.transientStorage,
       keccak: this.common.customCrypto.keccak256 ?? keccak256,

@@ -51,6 +51,16 @@ export interface FrameState {
   getAccount(address: Address): Promise<{ balance: bigint } | undefined>;
   readonly originalStorageCache: { get(address: Address, key: Uint8Array): Promise<Uint8Array> };
 }
+/**
+ * The same storage read and written synchronously, as bigints (tern's FlatState): where the EVM's state manager
+ * offers it, storage opcodes do not await at all.
+ */
+export interface SyncStorage {
+  getStorageValue(address: Uint8Array, slot: Uint8Array): bigint;
+  setStorageValue(address: Uint8Array, slot: Uint8Array, value: bigint): void;
+  getOriginalStorageValue(address: Uint8Array, slot: Uint8Array): bigint;
+  getBalance(address: Address): bigint;
+}
 export interface FrameJournal {
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean;
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
@@ -83,6 +93,8 @@ export interface FrameInput {
     readonly baseFeePerGas?: bigint;
   };
   readonly state: FrameState;
+  /** `state` itself when it also reads and writes synchronously. */
+  readonly sync: SyncStorage | undefined;
   readonly journal: FrameJournal;
   readonly transient: FrameTransient;
   readonly keccak: (data: Uint8Array) => Uint8Array;
@@ -169,7 +181,7 @@ function dataSlice(data: Uint8Array, offset: bigint, length: number): Uint8Array
 
 /** Runs the frame to its end. Throws only for errors that are not EVM halts (a broken state backend). */
 export async function runFrame(f: FrameInput): Promise<FrameOutput> {
-  const { code, table, params: p, address, state, journal } = f;
+  const { code, table, params: p, address, state, sync, journal } = f;
   const { jumpdests, pushes } = f.analysis;
   const fee = table.fee;
   const invalid = table.invalid;
@@ -204,7 +216,8 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
   };
   const charge = (cost: number): void => {
     gasLeft -= cost;
-    if (gasLeft < 0) {
+    // `!(>= 0)`: a NaN charge (never expected) halts too instead of running on
+    if (!(gasLeft >= 0)) {
       gasLeft = 0;
       fail(ERR.OUT_OF_GAS);
     }
@@ -447,7 +460,8 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           stack[sp++] = f.chainId;
           break;
         case 0x47:
-          stack[sp++] = (await state.getAccount(address))?.balance ?? 0n;
+          stack[sp++] =
+            sync !== undefined ? sync.getBalance(address) : ((await state.getAccount(address))?.balance ?? 0n);
           break;
         case 0x48: {
           const baseFee = f.block.baseFeePerGas;
@@ -497,7 +511,10 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
             cost = p.coldsloadGas;
           }
           charge((fee[op] as number) + cost);
-          stack[sp - 1] = toBigint(await state.getStorage(address, key));
+          stack[sp - 1] =
+            sync !== undefined
+              ? sync.getStorageValue(addressBytes, key)
+              : toBigint(await state.getStorage(address, key));
           break;
         }
         case 0x55: {
@@ -505,8 +522,15 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           if (sp < 2) fail(ERR.STACK_UNDERFLOW);
           const key = slotKey(stack[sp - 1] as bigint);
           const value = stack[sp - 2] as bigint;
-          const current = toBigint(await state.getStorage(address, key));
-          const original = toBigint(await state.originalStorageCache.get(address, key));
+          let current: bigint;
+          let original: bigint;
+          if (sync !== undefined) {
+            current = sync.getStorageValue(addressBytes, key);
+            original = sync.getOriginalStorageValue(addressBytes, key);
+          } else {
+            current = toBigint(await state.getStorage(address, key));
+            original = toBigint(await state.originalStorageCache.get(address, key));
+          }
           if (gasLeft <= p.sstoreSentryEIP2200Gas) fail(ERR.OUT_OF_GAS);
           const warm = journal.isWarmedStorage(addressBytes, key);
           let cost: number;
@@ -543,7 +567,8 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           }
           charge((fee[op] as number) + cost);
           sp -= 2;
-          await state.putStorage(address, key, value === 0n ? EMPTY : bigIntToBytes(value));
+          if (sync !== undefined) sync.setStorageValue(addressBytes, key, value);
+          else await state.putStorage(address, key, value === 0n ? EMPTY : bigIntToBytes(value));
           break;
         }
         case 0x56: {
