@@ -113,6 +113,27 @@ describe("tern's frame interpreter against @ethereumjs/evm's", () => {
     expect(r.ternFrames).toBeGreaterThan(r.calls * 0.6);
   }, 60_000);
 
+  it('leaves frames under a step listener to ethereumjs (tracers see its steps)', async () => {
+    const c = generateCase(7, 4, 'interp');
+    const a = await side(Hardfork.Prague, c, true);
+    const target = c.pre[4] as (typeof c.pre)[number];
+    const call = { to: new Address(target.address), gasLimit: 1_000_000n, data: new Uint8Array(0) };
+    // Without a listener this contract's frame runs on tern's interpreter ...
+    const first = interpreterStats.tern;
+    await a.evm.runCall({ ...call });
+    expect(interpreterStats.tern).toBeGreaterThan(first);
+    // ... with one, on ethereumjs's.
+    const steps: number[] = [];
+    a.evm.events.on('step', (e: { pc: number }) => {
+      steps.push(e.pc);
+    });
+    const before = { ...interpreterStats };
+    await a.evm.runCall({ ...call });
+    expect(interpreterStats.tern).toBe(before.tern);
+    expect(interpreterStats.ethereumjs).toBeGreaterThan(before.ethereumjs);
+    expect(steps.length).toBeGreaterThan(0);
+  });
+
   it('leaves frames of unmodelled forks to ethereumjs', async () => {
     const before = interpreterStats.tern;
     await compareSeeds(Hardfork.Shanghai, 200, 2);
