@@ -119,11 +119,31 @@ function deployer(runtime: Uint8Array): Uint8Array {
   return new Uint8Array(out);
 }
 
+/** Which opcodes a contract's code draws from: all of them, or only those tern's own interpreter implements. */
+export type CodeProfile = 'full' | 'interp';
+
+/** Environment and block reads of each profile (src/main/exec/evm/interp/analysis.ts lists the implemented ones). */
+const ENV_OPS = [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x4a];
+const ENV_OPS_INTERP = [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x42, 0x43, 0x45, 0x46, 0x47, 0x48];
+const DATA_OPS = [0x31, 0x3b, 0x3f, 0x35, 0x37, 0x39, 0x3c, 0x3e];
+const DATA_OPS_INTERP = [0x35, 0x37, 0x39, 0x3e];
+
 class CodeGen {
+  /** The profile of the code generated next. */
+  profile: CodeProfile = 'full';
+
   constructor(
     private readonly rng: Rng,
     private readonly targets: readonly Uint8Array[],
   ) {}
+
+  /** A memory offset: mostly small, in the interpreter profile sometimes far (memory gas, out of gas). */
+  private offset(n: number): bigint {
+    if (this.profile === 'interp' && this.rng.int(40) === 0) {
+      return this.rng.pick([1n << 16n, 1n << 20n, 1n << 31n, 1n << 32n, 1n << 64n, (1n << 256n) - 1n]);
+    }
+    return this.small(n);
+  }
 
   private word(): bigint {
     const r = this.rng;
@@ -173,10 +193,10 @@ class CodeGen {
     } else if (k < 32) {
       // Memory: MSTORE, MSTORE8, MLOAD, MCOPY, KECCAK256.
       const op = r.pick([0x52, 0x53, 0x51, 0x5e, 0x20]);
-      if (op === 0x52 || op === 0x53) args(this.small(200), this.word());
-      else if (op === 0x51) args(this.small(200));
-      else if (op === 0x5e) args(this.small(200), this.small(200), this.small(80));
-      else args(this.small(200), this.small(100));
+      if (op === 0x52 || op === 0x53) args(this.offset(200), this.word());
+      else if (op === 0x51) args(this.offset(200));
+      else if (op === 0x5e) args(this.offset(200), this.offset(200), this.offset(80));
+      else args(this.offset(200), this.offset(100));
       out.push(op);
     } else if (k < 42) {
       // Storage: SSTORE, SLOAD, TSTORE, TLOAD over a few slots (zero, fresh and rewritten values).
@@ -186,26 +206,32 @@ class CodeGen {
       out.push(op);
     } else if (k < 52) {
       // Environment and block.
-      out.push(
-        r.pick([0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x4a]),
-      );
+      out.push(r.pick(this.profile === 'interp' ? ENV_OPS_INTERP : ENV_OPS));
       out.push(0x50);
     } else if (k < 57) {
       // Account and data reads: BALANCE, EXTCODESIZE, EXTCODEHASH, CALLDATALOAD, CALLDATACOPY, CODECOPY,
       // EXTCODECOPY, RETURNDATACOPY.
-      const op = r.pick([0x31, 0x3b, 0x3f, 0x35, 0x37, 0x39, 0x3c, 0x3e]);
+      const op = r.pick(this.profile === 'interp' ? DATA_OPS_INTERP : DATA_OPS);
       if (op === 0x31 || op === 0x3b || op === 0x3f) args(this.address());
       else if (op === 0x35) args(this.small(80));
       else if (op === 0x3c) args(this.address(), this.small(100), this.small(50), this.small(50));
-      else if (op === 0x3e) args(this.small(100), this.small(8), this.small(8));
-      else args(this.small(100), this.small(60), this.small(60));
+      else if (op === 0x3e) args(this.offset(100), this.small(8), this.small(8));
+      else args(this.offset(100), this.small(60), this.small(60));
       out.push(op);
     } else if (k < 62) {
       // LOG0..LOG4 over memory.
       const n = r.int(5);
       const topics = Array.from({ length: n }, () => this.word());
-      args(this.small(150), this.small(70), ...topics);
+      args(this.offset(150), this.small(70), ...topics);
       out.push(0xa0 + n);
+    } else if (k < 80 && this.profile === 'interp') {
+      // No calls or creations here: exponentiation, signed shifts and a rare stack overflow instead.
+      if (r.int(20) === 0) {
+        for (let i = 0; i < 1025; i++) out.push(0x5f); // PUSH0 × 1025: overflows whatever the stack holds
+      } else {
+        args(this.word(), this.word());
+        out.push(r.pick([0x0a, 0x0a, 0x1d, 0x05, 0x07, 0x0b]));
+      }
     } else if (k < 75) {
       // Calls: gas, address, (value), in offset/size, out offset/size.
       const op = r.pick([0xf1, 0xf1, 0xf2, 0xf4, 0xfa]);
@@ -256,12 +282,17 @@ class CodeGen {
       args(this.small(100), this.small(40));
       out.push(r.pick([0xf3, 0xfd])); // RETURN, REVERT
     } else if (k < 95) {
+      if (this.profile === 'interp') {
+        args(this.offset(100), this.small(40));
+        out.push(0xfd); // REVERT (no SELFDESTRUCT in this profile)
+        return;
+      }
       args(this.address());
       out.push(0xff); // SELFDESTRUCT
     } else if (k < 96) {
       out.push(r.pick([0x00, 0x00, 0x00, 0xfe])); // STOP, INVALID
     } else if (k < 97) {
-      out.push(r.int(256)); // any byte at all
+      out.push(this.profile === 'interp' ? r.pick([0x0c, 0x21, 0xef, 0xfe]) : r.int(256)); // undefined bytes
     } else {
       args(this.word(), this.word());
       out.push(r.pick([0x01, 0x02, 0x16, 0x17, 0x18, 0x1b, 0x1c]));
@@ -281,8 +312,12 @@ class CodeGen {
   }
 }
 
-/** The case of `seed`: a pre-state of senders and random contracts, and a few transactions. */
-export function generateCase(seed: number, txCount = 4): DiffCase {
+/**
+ * The case of `seed`: a pre-state of senders and random contracts, and a few transactions. In the `interp` profile
+ * the first four contracts use only the opcodes of tern's own interpreter (the other two call them, statically
+ * too), and a third of the transactions get barely more than their intrinsic gas.
+ */
+export function generateCase(seed: number, txCount = 4, profile: CodeProfile = 'full'): DiffCase {
   const rng = new Rng(seed);
   const senders = SENDER_KEYS.map((k) => privateToAddress(k));
   const contracts = Array.from({ length: CONTRACTS }, (_, i) => contractAddress(i));
@@ -296,7 +331,8 @@ export function generateCase(seed: number, txCount = 4): DiffCase {
   for (const s of senders)
     pre.push({ address: s, nonce: 0n, balance: 10n ** 20n, code: new Uint8Array(0), storage: new Map() });
   pre.push({ address: COINBASE, nonce: 0n, balance: 1n, code: new Uint8Array(0), storage: new Map() });
-  for (const c of contracts) {
+  for (const [ci, c] of contracts.entries()) {
+    gen.profile = profile === 'interp' && ci < 4 ? 'interp' : 'full';
     const storage = new Map<string, bigint>();
     for (let i = rng.int(4); i > 0; i--)
       storage.set(toHexKey(setLengthLeft(bigIntToBytes(BigInt(rng.int(8))), 32)), BigInt(1 + rng.int(1000)));
@@ -306,6 +342,7 @@ export function generateCase(seed: number, txCount = 4): DiffCase {
   const txs: CaseTx[] = [];
   for (let i = 0; i < txCount; i++) {
     const s = rng.int(senders.length);
+    gen.profile = profile;
     const create = rng.int(6) === 0;
     const to = create ? undefined : new Address(rng.pick(rng.int(8) === 0 ? targets : contracts));
     const data = create ? gen.code(5 + rng.int(30)) : rng.bytes(rng.int(68));
@@ -315,7 +352,11 @@ export function generateCase(seed: number, txCount = 4): DiffCase {
         nonce: nonces[s] as bigint,
         maxFeePerGas: 100n,
         maxPriorityFeePerGas: BigInt(rng.int(3)),
-        gasLimit: BigInt(60_000 + rng.int(1_500_000)),
+        gasLimit: BigInt(
+          profile === 'interp' && !create && rng.int(3) === 0
+            ? 24_000 + rng.int(30_000)
+            : 60_000 + (profile === 'interp' ? 41 * data.length : 0) + rng.int(1_500_000),
+        ),
         ...(to !== undefined ? { to } : {}),
         value: BigInt(rng.int(3) === 0 ? rng.int(100_000) : 0),
         data,
@@ -508,8 +549,9 @@ export function compareOutcomes(seed: number, ref: Outcome, tern: Outcome): Mism
 export async function runDifferential(
   from: number,
   count: number,
+  profile: CodeProfile = 'full',
 ): Promise<{ mismatches: Mismatch[]; txs: number; succeeded: number; logs: number }> {
-  const cases = Array.from({ length: count }, (_, i) => generateCase(from + i));
+  const cases = Array.from({ length: count }, (_, i) => generateCase(from + i, 4, profile));
   const refs: Outcome[] = [];
   for (const c of cases) refs.push(await runReference(c));
   const tern = await TernRunner.create();

@@ -6,13 +6,7 @@
 // All validation happens before the first state write, so a rejected transaction leaves the state untouched.
 // Execution reads the flat state (./state/flatState.ts); nothing here touches a trie.
 import type { Common } from '@ethereumjs/common';
-import {
-  createEVM,
-  type EVM,
-  type EVMMockBlockchainInterface,
-  getActivePrecompiles,
-  type PrecompileFunc,
-} from '@ethereumjs/evm';
+import { type EVM, type EVMMockBlockchainInterface, getActivePrecompiles, type PrecompileFunc } from '@ethereumjs/evm';
 import { Address, type PrefixedHexString, toChecksumAddress } from '@ethereumjs/util';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
@@ -40,6 +34,7 @@ import {
   TX_TYPE_SET_CODE,
   type TxResult,
 } from './interface.js';
+import { createTernEVM } from './interp/evm.js';
 import {
   floorDataGas,
   intrinsicGas,
@@ -84,6 +79,11 @@ export interface ExecutorOptions {
   common: Common;
   /** The state to execute on. */
   state: FlatState;
+  /**
+   * Run frames on tern's own interpreter where it is exact (./interp/; default true); false runs every frame on
+   * @ethereumjs/evm's.
+   */
+  ternInterpreter?: boolean;
 }
 
 /** One EVM bound to one flat state and one Common: create once per executing thread, reuse for every block. */
@@ -115,7 +115,8 @@ export class Executor implements ExecutorCore {
     // import profile): give it the native hasher unless the Common brought its own.
     opts.common.customCrypto.keccak256 ??= keccak256;
     const hashes = new BlockHashes();
-    const evm = await createEVM({ common: opts.common, stateManager: opts.state, blockchain: hashes });
+    const evm = createTernEVM({ common: opts.common, stateManager: opts.state, blockchain: hashes });
+    evm.ternInterpreter = opts.ternInterpreter ?? true;
     return new Executor(opts.common, opts.state, evm, hashes);
   }
 

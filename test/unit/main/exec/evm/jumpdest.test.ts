@@ -15,7 +15,8 @@ const emptyReader = {
 
 async function executor(): Promise<Executor> {
   const common = createCustomCommon({ chainId: 1 }, Mainnet, { hardfork: Hardfork.Cancun });
-  return Executor.create({ common, state: new FlatState(emptyReader) });
+  // The patches serve @ethereumjs/evm's interpreter, which runs here only for frames tern's own does not (./interp/).
+  return Executor.create({ common, state: new FlatState(emptyReader), ternInterpreter: false });
 }
 
 /** PUSH32 word, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, KECCAK256, PUSH1 32, MSTORE, PUSH1 0, MLOAD, PUSH1 64, MSTORE,

@@ -1,0 +1,163 @@
+// The EVM tern executes with: @ethereumjs/evm's EVM with its frame interpreter replaced, through the protected
+// runInterpreter method a subclass may override, by tern's own (./frame.ts) wherever that is exact. Per frame,
+// before anything runs, it falls back to @ethereumjs/evm's interpreter (super.runInterpreter) when the code can
+// reach an opcode ./frame.ts does not implement, for a fork or EIP it does not model, under a step listener or
+// debug logging (tracing sees ethereumjs's steps), with custom opcodes, or for EOF code. Both give the same
+// ExecResult (returnValue, executionGasUsed, gas, gasRefund, logs, selfdestruct, createdAddresses, exceptionError);
+// tern's carries no runState (nothing in tern or in @ethereumjs/vm reads it).
+import { Hardfork } from '@ethereumjs/common';
+import { EVM, type EVMOpts, type ExecResult, type Log, type Message, NobleBN254 } from '@ethereumjs/evm';
+import { createZeroAddress } from '@ethereumjs/util';
+import { keccak256 } from '../../../native/keccak.js';
+import { FlatState } from '../../state/flatState.js';
+import { analyse, type GasTable, gasTableOf, type OpcodeTableEntry } from './analysis.js';
+import { type FrameState, type GasParams, runFrame } from './frame.js';
+
+/** Forks whose gas rules ./frame.ts implements (EIP-2929 access lists, EIP-2200/3529 SSTORE since Istanbul, EIP-1153, EIP-5656). */
+const FORKS: ReadonlySet<string> = new Set([Hardfork.Cancun, Hardfork.Prague]);
+/** EIPs that change what a legacy frame does and that ./frame.ts does not model. */
+const UNMODELLED_EIPS = [3540, 6800, 7708, 7864, 7928, 8037, 8038, 8024, 7843, 7939];
+/** Frames are admitted with at most this much gas (so memory gas stays exact in doubles; no block comes near). */
+const MAX_FRAME_GAS = 2n ** 40n;
+const PARAM_NAMES = [
+  'memoryGas',
+  'quadCoefficientDivGas',
+  'keccak256WordGas',
+  'copyGas',
+  'logTopicGas',
+  'logDataGas',
+  'expByteGas',
+  'coldsloadGas',
+  'warmstoragereadGas',
+  'sstoreSentryEIP2200Gas',
+  'sstoreNoopEIP2200Gas',
+  'sstoreInitEIP2200Gas',
+  'sstoreCleanEIP2200Gas',
+  'sstoreClearRefundEIP2200Gas',
+  'sstoreInitRefundEIP2200Gas',
+  'sstoreCleanRefundEIP2200Gas',
+  'sstoreDirtyEIP2200Gas',
+  'sstoreResetGas',
+] as const;
+
+/** Counts of frames run by each interpreter (the benchmark and the tests read them). */
+export const interpreterStats = { tern: 0, ethereumjs: 0 };
+
+/** The options ethereumjs passes to runInterpreter (its type is not exported). */
+interface InterpreterOpts {
+  pc?: number;
+  initialLogs?: Log[];
+}
+
+/** An EVM whose frames run on tern's interpreter where it is exact. */
+export class TernEVM extends EVM {
+  /** Per opcode table (one per hardfork): whether the fork is modelled, its gas table and parameters. */
+  private readonly forkInfo = new WeakMap<object, { table: GasTable; params: GasParams } | null>();
+
+  /** Turns tern's interpreter off (every frame on ethereumjs's), for comparisons. */
+  ternInterpreter = true;
+
+  protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
+    const fork = this.ternInterpreter ? this.admit(message, opts) : null;
+    if (fork === null) {
+      interpreterStats.ethereumjs++;
+      return super.runInterpreter(message, opts);
+    }
+    const code = message.code as Uint8Array;
+    const analysis = analyse(code, fork.table);
+    if (!analysis.supported) {
+      interpreterStats.ethereumjs++;
+      return super.runInterpreter(message, opts);
+    }
+    interpreterStats.tern++;
+    const block = this._block as NonNullable<EVM['_block']>;
+    const tx = this._tx as NonNullable<EVM['_tx']>;
+    const caller = message.caller ?? createZeroAddress();
+    const out = await runFrame({
+      code,
+      analysis,
+      table: fork.table,
+      params: fork.params,
+      address: message.to ?? createZeroAddress(),
+      caller: addressWord(caller.bytes),
+      origin: addressWord((tx.origin ?? caller).bytes),
+      callValue: message.value ?? 0n,
+      callData: message.data ?? Uint8Array.from([0]),
+      isStatic: message.isStatic ?? false,
+      gasLimit: Number(message.gasLimit),
+      gasRefund: Number(message.gasRefund),
+      gasPrice: tx.gasPrice,
+      chainId: this.common.chainId(),
+      block: block.header,
+      state: this.stateManager as unknown as FrameState,
+      sync: this.stateManager instanceof FlatState ? this.stateManager : undefined,
+      journal: this.journal,
+      transient: this.transientStorage,
+      keccak: this.common.customCrypto.keccak256 ?? keccak256,
+    });
+    const err = out.exceptionError;
+    const failed = err !== undefined;
+    let gasUsed = message.gasLimit - BigInt(out.gasLeft);
+    if (failed && err.error !== 'revert') gasUsed = message.gasLimit;
+    return {
+      logs: failed ? [] : out.logs,
+      returnValue: out.returnValue ?? new Uint8Array(0),
+      selfdestruct: failed || !message.selfdestruct ? new Map() : message.selfdestruct,
+      ...(failed
+        ? { createdAddresses: new Set() }
+        : message.createdAddresses
+          ? { createdAddresses: message.createdAddresses }
+          : {}),
+      exceptionError: err,
+      gas: BigInt(out.gasLeft),
+      executionGasUsed: gasUsed,
+      gasRefund: BigInt(out.gasRefund),
+      stateGasSpilled: 0n,
+    } as ExecResult;
+  }
+
+  /** The fork's tables when this frame may run on tern's interpreter, else null. */
+  private admit(message: Message, opts: InterpreterOpts): { table: GasTable; params: GasParams } | null {
+    if (this.DEBUG || this.events.listenerCount('step') > 0) return null;
+    if (this._optsCached.profiler?.enabled === true) return null;
+    if (this._customOpcodes !== undefined && this._customOpcodes.length > 0) return null;
+    if (opts.initialLogs !== undefined || (opts.pc ?? 0) !== 0) return null;
+    if (this._block === undefined || this._tx === undefined) return null;
+    if (!(message.code instanceof Uint8Array) || message.code[0] === 0xef) return null;
+    if (message.gasLimit > MAX_FRAME_GAS || message.gasRefund > MAX_FRAME_GAS || message.gasRefund < 0n) return null;
+    const opcodeMap = this._opcodeMap as unknown as object;
+    let info = this.forkInfo.get(opcodeMap);
+    if (info === undefined) {
+      info = this.forkInfoFor(opcodeMap);
+      this.forkInfo.set(opcodeMap, info);
+    }
+    return info;
+  }
+
+  private forkInfoFor(opcodeMap: object): { table: GasTable; params: GasParams } | null {
+    const common = this.common;
+    if (!FORKS.has(common.hardfork())) return null;
+    for (const eip of UNMODELLED_EIPS) if (common.isActivatedEIP(eip)) return null;
+    for (const eip of [1153, 2929, 3529, 3855, 5656]) if (!common.isActivatedEIP(eip)) return null;
+    const table = gasTableOf(opcodeMap as ReadonlyArray<OpcodeTableEntry>);
+    if (table === null) return null;
+    const params = {} as Record<(typeof PARAM_NAMES)[number], number>;
+    for (const name of PARAM_NAMES) {
+      const v = common.param(name);
+      if (typeof v !== 'bigint' || v < 0n || v > 1_000_000n) return null;
+      params[name] = Number(v);
+    }
+    return { table, params };
+  }
+}
+
+/** A TernEVM built as createEVM builds an EVM. */
+export function createTernEVM(opts: EVMOpts): TernEVM {
+  return new TernEVM({ ...opts, bn254: opts.bn254 ?? new NobleBN254() });
+}
+
+function addressWord(bytes: Uint8Array): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}

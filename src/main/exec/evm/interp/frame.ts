@@ -1,0 +1,696 @@
+// tern's frame interpreter: runs one call frame's legacy bytecode over a preallocated bigint stack and a growable
+// byte memory, with static gas from the fork's table and dynamic gas computed inline, synchronously except where
+// it reads or writes storage. Semantics, gas, refunds and the exceptional-halt kinds (including the order in which
+// they are checked: stack underflow before gas for dynamically priced opcodes, gas first for the others) follow
+// @ethereumjs/evm's interpreter, so a frame gives the same ExecResult on either. Only the opcodes ./analysis.ts
+// lists as implemented reach here; ./evm.ts sends every other frame to @ethereumjs/evm.
+
+import { EVMError } from '@ethereumjs/evm';
+import { type Address, bigIntToBytes } from '@ethereumjs/util';
+import type { CodeAnalysis, GasTable } from './analysis.js';
+
+const ERR = EVMError.errorMessages;
+const MASK = (1n << 256n) - 1n;
+const STACK_LIMIT = 1024;
+/** Memory past this many bytes costs more gas than a frame can have (frames are admitted with ≤ 2^40 gas). */
+const MAX_MEMORY = 2 ** 31;
+const EMPTY = new Uint8Array(0);
+
+interface BufferHex {
+  hexSlice(this: Uint8Array, start: number, end: number): string;
+  hexWrite(this: Uint8Array, hex: string, offset: number, length: number): number;
+}
+const { hexSlice, hexWrite } = Buffer.prototype as unknown as BufferHex;
+
+/** The fork's gas parameters the dynamic prices use (numbers: every one is small). */
+export interface GasParams {
+  readonly memoryGas: number;
+  readonly quadCoefficientDivGas: number;
+  readonly keccak256WordGas: number;
+  readonly copyGas: number;
+  readonly logTopicGas: number;
+  readonly logDataGas: number;
+  readonly expByteGas: number;
+  readonly coldsloadGas: number;
+  readonly warmstoragereadGas: number;
+  readonly sstoreSentryEIP2200Gas: number;
+  readonly sstoreNoopEIP2200Gas: number;
+  readonly sstoreInitEIP2200Gas: number;
+  readonly sstoreCleanEIP2200Gas: number;
+  readonly sstoreClearRefundEIP2200Gas: number;
+  readonly sstoreInitRefundEIP2200Gas: number;
+  readonly sstoreCleanRefundEIP2200Gas: number;
+  readonly sstoreDirtyEIP2200Gas: number;
+  readonly sstoreResetGas: number;
+}
+
+/** The storage, journal and transient storage a frame works on (the EVM's own). */
+export interface FrameState {
+  getStorage(address: Address, key: Uint8Array): Promise<Uint8Array>;
+  putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void>;
+  getAccount(address: Address): Promise<{ balance: bigint } | undefined>;
+  readonly originalStorageCache: { get(address: Address, key: Uint8Array): Promise<Uint8Array> };
+}
+/**
+ * The same storage read and written synchronously, as bigints (tern's FlatState): where the EVM's state manager
+ * offers it, storage opcodes do not await at all.
+ */
+export interface SyncStorage {
+  getStorageValue(address: Uint8Array, slot: Uint8Array): bigint;
+  setStorageValue(address: Uint8Array, slot: Uint8Array, value: bigint): void;
+  getOriginalStorageValue(address: Uint8Array, slot: Uint8Array): bigint;
+  getBalance(address: Address): bigint;
+}
+export interface FrameJournal {
+  isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean;
+  addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
+}
+export interface FrameTransient {
+  get(address: Address, key: Uint8Array): Uint8Array;
+  put(address: Address, key: Uint8Array, value: Uint8Array): void;
+}
+
+/** Everything one frame reads. */
+export interface FrameInput {
+  readonly code: Uint8Array;
+  readonly analysis: CodeAnalysis;
+  readonly table: GasTable;
+  readonly params: GasParams;
+  readonly address: Address;
+  readonly caller: bigint;
+  readonly origin: bigint;
+  readonly callValue: bigint;
+  readonly callData: Uint8Array;
+  readonly isStatic: boolean;
+  readonly gasLimit: number;
+  readonly gasRefund: number;
+  readonly gasPrice: bigint;
+  readonly chainId: bigint;
+  readonly block: {
+    readonly timestamp: bigint;
+    readonly number: bigint;
+    readonly gasLimit: bigint;
+    readonly baseFeePerGas?: bigint;
+  };
+  readonly state: FrameState;
+  /** `state` itself when it also reads and writes synchronously. */
+  readonly sync: SyncStorage | undefined;
+  readonly journal: FrameJournal;
+  readonly transient: FrameTransient;
+  readonly keccak: (data: Uint8Array) => Uint8Array;
+}
+
+/** How the frame ended. */
+export interface FrameOutput {
+  readonly returnValue: Uint8Array | undefined;
+  readonly logs: Array<[Uint8Array, Uint8Array[], Uint8Array]>;
+  readonly exceptionError: EVMError | undefined;
+  readonly gasLeft: number;
+  readonly gasRefund: number;
+}
+
+/** Items each statically priced opcode pops (checked after its gas), and 1 where it pushes without popping. */
+const POPS = new Uint8Array(256);
+const PUSHES_ONLY = new Uint8Array(256);
+/** 1 for the opcodes priced by a dynamic-gas function in ethereumjs (their own order of checks applies). */
+const DYNAMIC = new Uint8Array(256);
+{
+  const pops: Array<[number, number[]]> = [
+    [1, [0x15, 0x19, 0x35, 0x50, 0x56, 0x5c]],
+    [2, [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0b, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16, 0x17, 0x18, 0x1a]],
+    [2, [0x1b, 0x1c, 0x1d, 0x57]],
+    [3, [0x08, 0x09]],
+  ];
+  for (const [n, ops] of pops) for (const op of ops) POPS[op] = n;
+  for (let i = 1; i <= 16; i++) POPS[0x7f + i] = i; // DUPi needs i items
+  for (let i = 1; i <= 16; i++) POPS[0x8f + i] = i + 1; // SWAPi needs i + 1
+  for (const op of [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x42, 0x43, 0x45, 0x46, 0x47, 0x48, 0x58, 0x59])
+    PUSHES_ONLY[op] = 1;
+  PUSHES_ONLY[0x5a] = 1;
+  for (let op = 0x5f; op <= 0x8f; op++) PUSHES_ONLY[op] = 1; // PUSH0..PUSH32, DUP1..DUP16
+  for (const op of [0x0a, 0x20, 0x37, 0x39, 0x3e, 0x51, 0x52, 0x53, 0x54, 0x55, 0x5e, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4])
+    DYNAMIC[op] = 1;
+  DYNAMIC[0xf3] = 1;
+  DYNAMIC[0xfd] = 1;
+}
+
+class Halt {
+  constructor(readonly error: EVMError) {}
+}
+
+function fail(message: string): never {
+  throw new Halt(new EVMError(message as ConstructorParameters<typeof EVMError>[0]));
+}
+
+/** Total memory gas of `words` words (exact in doubles for every size admitted). */
+function memoryGas(p: GasParams, words: number): number {
+  return words * p.memoryGas + Math.floor((words * words) / p.quadCoefficientDivGas);
+}
+
+function toBigint(bytes: Uint8Array): bigint {
+  return bytes.length === 0 ? 0n : BigInt(`0x${hexSlice.call(bytes, 0, bytes.length)}`);
+}
+
+function word32(v: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  if (v !== 0n) hexWrite.call(out, v.toString(16).padStart(64, '0'), 0, 32);
+  return out;
+}
+
+/** a ** e mod 2^256. */
+function exp256(a: bigint, e: bigint): bigint {
+  let r = 1n;
+  let b = a;
+  while (e > 0n) {
+    if ((e & 1n) === 1n) r = (r * b) & MASK;
+    b = (b * b) & MASK;
+    e >>= 1n;
+  }
+  return r;
+}
+
+/** `data[offset, offset + length)` padded with zeros to `length` bytes (length ≤ MAX_MEMORY). */
+function dataSlice(data: Uint8Array, offset: bigint, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  if (offset < BigInt(data.length)) {
+    const at = Number(offset);
+    out.set(data.subarray(at, Math.min(data.length, at + length)));
+  }
+  return out;
+}
+
+/** Runs the frame to its end. Throws only for errors that are not EVM halts (a broken state backend). */
+export async function runFrame(f: FrameInput): Promise<FrameOutput> {
+  const { code, table, params: p, address, state, sync, journal } = f;
+  const { jumpdests, pushes } = f.analysis;
+  const fee = table.fee;
+  const invalid = table.invalid;
+  const addressBytes = address.bytes;
+  const codeLength = code.length;
+  const stack: bigint[] = new Array(STACK_LIMIT).fill(0n);
+  let sp = 0;
+  let mem = new Uint8Array(1024);
+  let words = 0;
+  let gasLeft = f.gasLimit;
+  let refund = f.gasRefund;
+  let pc = 0;
+  let returnValue: Uint8Array | undefined;
+  const logs: Array<[Uint8Array, Uint8Array[], Uint8Array]> = [];
+  let exceptionError: EVMError | undefined;
+
+  /** Gas to grow memory over [offset, offset + length) and grows it; Infinity when no frame could pay it. */
+  const expand = (offset: bigint, length: bigint): number => {
+    if (length === 0n) return 0;
+    const end = offset + length;
+    if (end > BigInt(MAX_MEMORY)) return Number.POSITIVE_INFINITY;
+    const newWords = Math.ceil(Number(end) / 32);
+    if (newWords <= words) return 0;
+    const cost = memoryGas(p, newWords) - memoryGas(p, words);
+    words = newWords;
+    if (newWords * 32 > mem.length) {
+      const grown = new Uint8Array(Math.max(newWords * 32, mem.length * 2));
+      grown.set(mem);
+      mem = grown;
+    }
+    return cost;
+  };
+  const charge = (cost: number): void => {
+    gasLeft -= cost;
+    // `!(>= 0)`: a NaN charge (never expected) halts too instead of running on
+    if (!(gasLeft >= 0)) {
+      gasLeft = 0;
+      fail(ERR.OUT_OF_GAS);
+    }
+  };
+  const slotKey = (v: bigint): Uint8Array => word32(v);
+
+  try {
+    run: for (;;) {
+      if (pc >= codeLength) break;
+      const op = code[pc] as number;
+      if (invalid[op] === 1) fail(ERR.INVALID_OPCODE);
+      if (DYNAMIC[op] === 0) {
+        gasLeft -= fee[op] as number;
+        if (gasLeft < 0) {
+          gasLeft = 0;
+          fail(ERR.OUT_OF_GAS);
+        }
+        if (sp < (POPS[op] as number)) fail(ERR.STACK_UNDERFLOW);
+        if (PUSHES_ONLY[op] === 1 && sp >= STACK_LIMIT) fail(ERR.STACK_OVERFLOW);
+      }
+      switch (op) {
+        case 0x00:
+          break run;
+        case 0x01:
+          sp--;
+          stack[sp - 1] = ((stack[sp] as bigint) + (stack[sp - 1] as bigint)) & MASK;
+          break;
+        case 0x02:
+          sp--;
+          stack[sp - 1] = ((stack[sp] as bigint) * (stack[sp - 1] as bigint)) & MASK;
+          break;
+        case 0x03:
+          sp--;
+          stack[sp - 1] = ((stack[sp] as bigint) - (stack[sp - 1] as bigint)) & MASK;
+          break;
+        case 0x04: {
+          sp--;
+          const b = stack[sp - 1] as bigint;
+          stack[sp - 1] = b === 0n ? 0n : (stack[sp] as bigint) / b;
+          break;
+        }
+        case 0x05: {
+          sp--;
+          const b = stack[sp - 1] as bigint;
+          stack[sp - 1] =
+            b === 0n ? 0n : BigInt.asUintN(256, BigInt.asIntN(256, stack[sp] as bigint) / BigInt.asIntN(256, b));
+          break;
+        }
+        case 0x06: {
+          sp--;
+          const b = stack[sp - 1] as bigint;
+          stack[sp - 1] = b === 0n ? 0n : (stack[sp] as bigint) % b;
+          break;
+        }
+        case 0x07: {
+          sp--;
+          const b = stack[sp - 1] as bigint;
+          stack[sp - 1] =
+            b === 0n ? 0n : BigInt.asUintN(256, BigInt.asIntN(256, stack[sp] as bigint) % BigInt.asIntN(256, b));
+          break;
+        }
+        case 0x08: {
+          sp -= 2;
+          const c = stack[sp - 1] as bigint;
+          stack[sp - 1] = c === 0n ? 0n : ((stack[sp + 1] as bigint) + (stack[sp] as bigint)) % c;
+          break;
+        }
+        case 0x09: {
+          sp -= 2;
+          const c = stack[sp - 1] as bigint;
+          stack[sp - 1] = c === 0n ? 0n : ((stack[sp + 1] as bigint) * (stack[sp] as bigint)) % c;
+          break;
+        }
+        case 0x0a: {
+          if (sp < 2) fail(ERR.STACK_UNDERFLOW);
+          const e = stack[sp - 2] as bigint;
+          const bytes = e === 0n ? 0 : Math.ceil(e.toString(2).length / 8);
+          charge((fee[op] as number) + bytes * p.expByteGas);
+          sp--;
+          const a = stack[sp] as bigint;
+          stack[sp - 1] = e === 0n ? 1n : a === 0n ? 0n : exp256(a, e);
+          break;
+        }
+        case 0x0b: {
+          sp--;
+          const k = stack[sp] as bigint;
+          let v = stack[sp - 1] as bigint;
+          if (k < 31n) {
+            const signBit = k * 8n + 7n;
+            const mask = (1n << signBit) - 1n;
+            v = ((v >> signBit) & 1n) === 1n ? v | (MASK ^ mask) : v & mask;
+          }
+          stack[sp - 1] = v;
+          break;
+        }
+        case 0x10:
+          sp--;
+          stack[sp - 1] = (stack[sp] as bigint) < (stack[sp - 1] as bigint) ? 1n : 0n;
+          break;
+        case 0x11:
+          sp--;
+          stack[sp - 1] = (stack[sp] as bigint) > (stack[sp - 1] as bigint) ? 1n : 0n;
+          break;
+        case 0x12:
+          sp--;
+          stack[sp - 1] =
+            BigInt.asIntN(256, stack[sp] as bigint) < BigInt.asIntN(256, stack[sp - 1] as bigint) ? 1n : 0n;
+          break;
+        case 0x13:
+          sp--;
+          stack[sp - 1] =
+            BigInt.asIntN(256, stack[sp] as bigint) > BigInt.asIntN(256, stack[sp - 1] as bigint) ? 1n : 0n;
+          break;
+        case 0x14:
+          sp--;
+          stack[sp - 1] = stack[sp] === stack[sp - 1] ? 1n : 0n;
+          break;
+        case 0x15:
+          stack[sp - 1] = stack[sp - 1] === 0n ? 1n : 0n;
+          break;
+        case 0x16:
+          sp--;
+          stack[sp - 1] = (stack[sp] as bigint) & (stack[sp - 1] as bigint);
+          break;
+        case 0x17:
+          sp--;
+          stack[sp - 1] = (stack[sp] as bigint) | (stack[sp - 1] as bigint);
+          break;
+        case 0x18:
+          sp--;
+          stack[sp - 1] = (stack[sp] as bigint) ^ (stack[sp - 1] as bigint);
+          break;
+        case 0x19:
+          stack[sp - 1] = MASK ^ (stack[sp - 1] as bigint);
+          break;
+        case 0x1a: {
+          sp--;
+          const i = stack[sp] as bigint;
+          stack[sp - 1] = i >= 32n ? 0n : ((stack[sp - 1] as bigint) >> ((31n - i) * 8n)) & 0xffn;
+          break;
+        }
+        case 0x1b: {
+          sp--;
+          const s = stack[sp] as bigint;
+          stack[sp - 1] = s >= 256n ? 0n : ((stack[sp - 1] as bigint) << s) & MASK;
+          break;
+        }
+        case 0x1c: {
+          sp--;
+          const s = stack[sp] as bigint;
+          stack[sp - 1] = s >= 256n ? 0n : (stack[sp - 1] as bigint) >> s;
+          break;
+        }
+        case 0x1d: {
+          sp--;
+          const s = stack[sp] as bigint;
+          const v = BigInt.asIntN(256, stack[sp - 1] as bigint);
+          stack[sp - 1] = s >= 256n ? (v < 0n ? MASK : 0n) : BigInt.asUintN(256, v >> s);
+          break;
+        }
+        case 0x20: {
+          if (sp < 2) fail(ERR.STACK_UNDERFLOW);
+          const offset = stack[sp - 1] as bigint;
+          const length = stack[sp - 2] as bigint;
+          const m = expand(offset, length);
+          charge((fee[op] as number) + m + p.keccak256WordGas * Math.ceil(Number(length) / 32));
+          sp--;
+          const at = Number(offset);
+          const data = length === 0n ? EMPTY : mem.subarray(at, at + Number(length));
+          const hash = f.keccak(data);
+          stack[sp - 1] = BigInt(`0x${hexSlice.call(hash, 0, 32)}`);
+          break;
+        }
+        case 0x30:
+          stack[sp++] = toBigint(addressBytes);
+          break;
+        case 0x32:
+          stack[sp++] = f.origin;
+          break;
+        case 0x33:
+          stack[sp++] = f.caller;
+          break;
+        case 0x34:
+          stack[sp++] = f.callValue;
+          break;
+        case 0x35: {
+          const pos = stack[sp - 1] as bigint;
+          const data = f.callData;
+          if (pos >= BigInt(data.length)) stack[sp - 1] = 0n;
+          else {
+            const i = Number(pos);
+            const n = Math.min(32, data.length - i);
+            const v = toBigint(data.subarray(i, i + n));
+            stack[sp - 1] = n === 32 ? v : v << BigInt(8 * (32 - n));
+          }
+          break;
+        }
+        case 0x36:
+          stack[sp++] = BigInt(f.callData.length);
+          break;
+        case 0x37:
+        case 0x39: {
+          if (sp < 3) fail(ERR.STACK_UNDERFLOW);
+          const memOffset = stack[sp - 1] as bigint;
+          const dataOffset = stack[sp - 2] as bigint;
+          const length = stack[sp - 3] as bigint;
+          const m = expand(memOffset, length);
+          charge((fee[op] as number) + m + (length === 0n ? 0 : p.copyGas * Math.ceil(Number(length) / 32)));
+          sp -= 3;
+          if (length !== 0n)
+            mem.set(dataSlice(op === 0x37 ? f.callData : code, dataOffset, Number(length)), Number(memOffset));
+          break;
+        }
+        case 0x38:
+          stack[sp++] = BigInt(codeLength);
+          break;
+        case 0x3a:
+          stack[sp++] = f.gasPrice;
+          break;
+        case 0x3d:
+          stack[sp++] = 0n; // no call has returned data in this frame (frames with calls do not run here)
+          break;
+        case 0x3e: {
+          if (sp < 3) fail(ERR.STACK_UNDERFLOW);
+          if ((stack[sp - 2] as bigint) + (stack[sp - 3] as bigint) > 0n) fail(ERR.OUT_OF_GAS);
+          charge(fee[op] as number);
+          sp -= 3;
+          break;
+        }
+        case 0x42:
+          stack[sp++] = f.block.timestamp;
+          break;
+        case 0x43:
+          stack[sp++] = f.block.number;
+          break;
+        case 0x45:
+          stack[sp++] = f.block.gasLimit;
+          break;
+        case 0x46:
+          stack[sp++] = f.chainId;
+          break;
+        case 0x47:
+          stack[sp++] =
+            sync !== undefined ? sync.getBalance(address) : ((await state.getAccount(address))?.balance ?? 0n);
+          break;
+        case 0x48: {
+          const baseFee = f.block.baseFeePerGas;
+          if (baseFee === undefined) throw new Error('Block has no Base Fee');
+          stack[sp++] = baseFee;
+          break;
+        }
+        case 0x50:
+          sp--;
+          break;
+        case 0x51: {
+          if (sp < 1) fail(ERR.STACK_UNDERFLOW);
+          const offset = stack[sp - 1] as bigint;
+          charge((fee[op] as number) + expand(offset, 32n));
+          const at = Number(offset);
+          stack[sp - 1] = BigInt(`0x${hexSlice.call(mem, at, at + 32)}`);
+          break;
+        }
+        case 0x52: {
+          if (sp < 1) fail(ERR.STACK_UNDERFLOW);
+          const offset = stack[sp - 1] as bigint;
+          charge((fee[op] as number) + expand(offset, 32n));
+          if (sp < 2) fail(ERR.STACK_UNDERFLOW);
+          sp -= 2;
+          const v = stack[sp] as bigint;
+          const at = Number(offset);
+          if (v === 0n) mem.fill(0, at, at + 32);
+          else hexWrite.call(mem, v.toString(16).padStart(64, '0'), at, 32);
+          break;
+        }
+        case 0x53: {
+          if (sp < 1) fail(ERR.STACK_UNDERFLOW);
+          const offset = stack[sp - 1] as bigint;
+          charge((fee[op] as number) + expand(offset, 1n));
+          if (sp < 2) fail(ERR.STACK_UNDERFLOW);
+          sp -= 2;
+          mem[Number(offset)] = Number((stack[sp] as bigint) & 0xffn);
+          break;
+        }
+        case 0x54: {
+          if (sp < 1) fail(ERR.STACK_UNDERFLOW);
+          const key = slotKey(stack[sp - 1] as bigint);
+          let cost: number;
+          if (journal.isWarmedStorage(addressBytes, key)) cost = p.warmstoragereadGas;
+          else {
+            journal.addWarmedStorage(addressBytes, key);
+            cost = p.coldsloadGas;
+          }
+          charge((fee[op] as number) + cost);
+          stack[sp - 1] =
+            sync !== undefined
+              ? sync.getStorageValue(addressBytes, key)
+              : toBigint(await state.getStorage(address, key));
+          break;
+        }
+        case 0x55: {
+          if (f.isStatic) fail(ERR.STATIC_STATE_CHANGE);
+          if (sp < 2) fail(ERR.STACK_UNDERFLOW);
+          const key = slotKey(stack[sp - 1] as bigint);
+          const value = stack[sp - 2] as bigint;
+          let current: bigint;
+          let original: bigint;
+          if (sync !== undefined) {
+            current = sync.getStorageValue(addressBytes, key);
+            original = sync.getOriginalStorageValue(addressBytes, key);
+          } else {
+            current = toBigint(await state.getStorage(address, key));
+            original = toBigint(await state.originalStorageCache.get(address, key));
+          }
+          if (gasLeft <= p.sstoreSentryEIP2200Gas) fail(ERR.OUT_OF_GAS);
+          const warm = journal.isWarmedStorage(addressBytes, key);
+          let cost: number;
+          if (current === value) cost = warm ? p.warmstoragereadGas : p.sstoreNoopEIP2200Gas;
+          else if (original === current) {
+            if (original === 0n) cost = p.sstoreInitEIP2200Gas;
+            else {
+              if (value === 0n) refund += p.sstoreClearRefundEIP2200Gas;
+              cost = p.sstoreCleanEIP2200Gas;
+            }
+          } else {
+            if (original !== 0n) {
+              if (current === 0n) {
+                refund -= p.sstoreClearRefundEIP2200Gas;
+                if (refund < 0) {
+                  refund = 0;
+                  fail(ERR.REFUND_EXHAUSTED);
+                }
+              } else if (value === 0n) refund += p.sstoreClearRefundEIP2200Gas;
+            }
+            if (original === value) {
+              if (original === 0n)
+                refund += warm ? p.sstoreInitEIP2200Gas - p.warmstoragereadGas : p.sstoreInitRefundEIP2200Gas;
+              else
+                refund += warm
+                  ? p.sstoreResetGas - p.coldsloadGas - p.warmstoragereadGas
+                  : p.sstoreCleanRefundEIP2200Gas;
+            }
+            cost = p.sstoreDirtyEIP2200Gas;
+          }
+          if (!warm) {
+            journal.addWarmedStorage(addressBytes, key);
+            cost += p.coldsloadGas;
+          }
+          charge((fee[op] as number) + cost);
+          sp -= 2;
+          if (sync !== undefined) sync.setStorageValue(addressBytes, key, value);
+          else await state.putStorage(address, key, value === 0n ? EMPTY : bigIntToBytes(value));
+          break;
+        }
+        case 0x56: {
+          sp--;
+          const dest = stack[sp] as bigint;
+          if (dest >= BigInt(codeLength) || jumpdests[Number(dest)] !== 1) fail(invalidJump(f, pc));
+          pc = Number(dest);
+          continue;
+        }
+        case 0x57: {
+          sp -= 2;
+          if (stack[sp] !== 0n) {
+            const dest = stack[sp + 1] as bigint;
+            if (dest >= BigInt(codeLength) || jumpdests[Number(dest)] !== 1) fail(invalidJump(f, pc));
+            pc = Number(dest);
+            continue;
+          }
+          break;
+        }
+        case 0x58:
+          stack[sp++] = BigInt(pc);
+          break;
+        case 0x59:
+          stack[sp++] = BigInt(words * 32);
+          break;
+        case 0x5a:
+          stack[sp++] = BigInt(gasLeft);
+          break;
+        case 0x5b:
+          break;
+        case 0x5c:
+          stack[sp - 1] = toBigint(f.transient.get(address, slotKey(stack[sp - 1] as bigint)));
+          break;
+        case 0x5d: {
+          if (f.isStatic) fail(ERR.STATIC_STATE_CHANGE);
+          if (sp < 2) fail(ERR.STACK_UNDERFLOW);
+          sp -= 2;
+          const v = stack[sp] as bigint;
+          f.transient.put(address, slotKey(stack[sp + 1] as bigint), v === 0n ? EMPTY : bigIntToBytes(v));
+          break;
+        }
+        case 0x5e: {
+          if (sp < 3) fail(ERR.STACK_UNDERFLOW);
+          const dst = stack[sp - 1] as bigint;
+          const src = stack[sp - 2] as bigint;
+          const length = stack[sp - 3] as bigint;
+          const copyWords = length > BigInt(MAX_MEMORY) ? Number.POSITIVE_INFINITY : Math.ceil(Number(length) / 32);
+          const m1 = expand(src, length);
+          const m2 = expand(dst, length);
+          charge((fee[op] as number) + 3 * copyWords + m1 + m2);
+          sp -= 3;
+          if (length !== 0n) {
+            const s = Number(src);
+            mem.copyWithin(Number(dst), s, s + Number(length));
+          }
+          break;
+        }
+        case 0x5f:
+          stack[sp++] = 0n;
+          break;
+        case 0xf3:
+        case 0xfd: {
+          if (sp < 2) fail(ERR.STACK_UNDERFLOW);
+          const offset = stack[sp - 1] as bigint;
+          const length = stack[sp - 2] as bigint;
+          charge((fee[op] as number) + expand(offset, length));
+          sp -= 2;
+          const at = Number(offset);
+          returnValue = length === 0n ? new Uint8Array(0) : mem.slice(at, at + Number(length));
+          if (op === 0xfd) fail(ERR.REVERT);
+          break run;
+        }
+        case 0xfe:
+          fail(ERR.INVALID_OPCODE);
+          break;
+        default:
+          if (op >= 0x60 && op <= 0x7f) {
+            stack[sp++] = pushes[pc] as bigint;
+            pc += op - 0x5e;
+            continue;
+          }
+          if (op >= 0x80 && op <= 0x8f) {
+            stack[sp] = stack[sp - (op - 0x7f)] as bigint;
+            sp++;
+            break;
+          }
+          if (op >= 0x90 && op <= 0x9f) {
+            const j = sp - 1 - (op - 0x8f);
+            const t = stack[sp - 1] as bigint;
+            stack[sp - 1] = stack[j] as bigint;
+            stack[j] = t;
+            break;
+          }
+          if (op >= 0xa0 && op <= 0xa4) {
+            if (f.isStatic) fail(ERR.STATIC_STATE_CHANGE);
+            if (sp < 2) fail(ERR.STACK_UNDERFLOW);
+            const offset = stack[sp - 1] as bigint;
+            const length = stack[sp - 2] as bigint;
+            const topics = op - 0xa0;
+            const m = expand(offset, length);
+            charge((fee[op] as number) + m + p.logTopicGas * topics + p.logDataGas * Number(length));
+            if (sp < 2 + topics) fail(ERR.STACK_UNDERFLOW);
+            sp -= 2;
+            const topicBytes: Uint8Array[] = new Array(topics);
+            for (let t = 0; t < topics; t++) topicBytes[t] = word32(stack[--sp] as bigint);
+            const at = Number(offset);
+            const data = length === 0n ? new Uint8Array(0) : mem.slice(at, at + Number(length));
+            logs.push([addressBytes, topicBytes, data]);
+            break;
+          }
+          // ./analysis.ts admits no other opcode.
+          throw new Error(`tern interpreter: opcode 0x${op.toString(16)} reached but not implemented`);
+      }
+      pc++;
+    }
+  } catch (err) {
+    if (!(err instanceof Halt)) throw err;
+    exceptionError = err.error;
+  }
+  return { returnValue, logs, exceptionError, gasLeft, gasRefund: refund };
+}
+
+function invalidJump(f: FrameInput, pc: number): string {
+  return `${ERR.INVALID_JUMP} at 0x${hexSlice.call(f.keccak(f.code), 0, 32)}/${f.address.toString()}:${pc}`;
+}
