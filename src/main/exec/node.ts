@@ -20,7 +20,7 @@ import type { AccountBackend } from './accounts/backend.js';
 import { ExternalSigner } from './accounts/external/signer.js';
 import { discoverHardwareWallets } from './accounts/hardware/discovery.js';
 import type { AccountManager } from './accounts/manager.js';
-import { BlockBuilder } from './chain/builder.js';
+import { BlockBuilder, type BuildTxSource } from './chain/builder.js';
 import { ChainStore } from './chain/chainStore.js';
 import { exitWhenSynced } from './chain/exitWhenSynced.js';
 import { headEvents } from './chain/headEvents.js';
@@ -296,16 +296,18 @@ export async function startExecNode(
     flatState,
     hasher,
   });
+  // The pool as the builders see it (conditional transactions checked before they are offered).
+  const buildPool = rollup ? rollup.builderPool(txpool) : txpool;
   const builder = await BlockBuilder.create(store, senders, {
     logger: logger.child('builder'),
-    pool: rollup ? rollup.builderPool(txpool) : txpool,
+    pool: buildPool,
     tracer: live,
   });
   if (opts.computePendingBlock) {
     // A builder of its own: pending builds never share an executor with the Engine API's.
     const pendingBuilder = await BlockBuilder.create(store, senders, {
       logger: logger.child('pending'),
-      pool: rollup ? rollup.builderPool(txpool) : txpool,
+      pool: buildPool,
     });
     const pending = new PendingBlocks(
       pendingBuilder,
@@ -345,6 +347,7 @@ export async function startExecNode(
       flatState,
       logger,
       lifecycle,
+      txPool: buildPool,
     }),
     { rollupHalt: opts.rollupHalt },
     {
@@ -443,6 +446,8 @@ async function openBlockExecutor(
     flatState: ResolvedStorageSettings['flatState'] | undefined;
     logger: Logger;
     lifecycle: Lifecycle;
+    /** Where the executor thread's builds take pool transactions from. */
+    txPool: BuildTxSource;
   },
 ): Promise<BlockExecutor> {
   const { store, opts, logger } = ctx;
@@ -458,14 +463,13 @@ async function openBlockExecutor(
   try {
     const executor = await WorkerBlockExecutor.start(
       store,
-      inline,
       {
         paths,
         blockCacheBytes: Math.max(1 << 20, Math.floor(store.db.blockCache.maxBytes / 4)),
         stages: { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
         flatState: ctx.flatState,
       },
-      { logger },
+      { logger, txPool: ctx.txPool },
     );
     ctx.lifecycle.onStop('block executor thread', () => executor.close());
     logger.info('Block executor runs on its own thread', {

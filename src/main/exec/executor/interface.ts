@@ -6,7 +6,7 @@
 // executor (their state diff and trie nodes) and are stored by hash.
 //
 // Twins: ./inline.ts (the calling thread) and ./worker.ts (a dedicated executor thread over the shared LMDB
-// environment, which delegates building and storing its own builds to the inline twin; see there).
+// environment, which builds on the pool candidates the coordinator sends; see there).
 import type { Block } from '../../primitives/block/block.js';
 import type { BuildAttributes } from '../chain/builder.js';
 import type { HeadChange } from '../chain/chainStore.js';
