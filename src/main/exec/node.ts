@@ -322,6 +322,15 @@ export async function startExecNode(
   const peers = deps.peers ?? p2p;
   if (peers === undefined && opts.sync?.target !== undefined)
     throw new UsageError('--synctarget needs peers to sync from, and this node runs without execution-layer peers');
+  // The one owner of block execution: newPayload, forkchoice, the sync's imports and the sequencer's builds.
+  const executor = await openBlockExecutor(new InlineBlockExecutor(store, importer, builder), {
+    store,
+    opts,
+    flatState,
+    logger,
+    lifecycle,
+    txPool: buildPool,
+  });
   let engine: EngineApi | undefined;
   const sync =
     peers === undefined
@@ -329,7 +338,7 @@ export async function startExecNode(
       : startSync({
           peers,
           store,
-          importer,
+          importChain: (parent, blocks) => executor.importChain(parent, blocks),
           logger: logger.child('sync'),
           // Imports take turns with the Engine API's calls, which move the same head and flat state.
           exclusive: (fn) => (engine as EngineApi).exclusive(fn),
@@ -341,14 +350,7 @@ export async function startExecNode(
   }
   engine = new EngineApi(
     store,
-    await openBlockExecutor(new InlineBlockExecutor(store, importer, builder), {
-      store,
-      opts,
-      flatState,
-      logger,
-      lifecycle,
-      txPool: buildPool,
-    }),
+    executor,
     { rollupHalt: opts.rollupHalt },
     {
       logger: logger.child('engine'),

@@ -6,6 +6,7 @@ import type { Block } from '../../primitives/block/block.js';
 import type { BlockBuilder, BuildAttributes, BuildTxSource } from '../chain/builder.js';
 import { BuiltBlocks } from '../chain/builtBlocks.js';
 import type { ChainStore, HeadChange } from '../chain/chainStore.js';
+import { type ChainBlock, importChain } from '../chain/importChain.js';
 import type { BlockImporter, ImportResult } from '../chain/importer.js';
 import type { BlockExecutor, BuiltPayload } from './interface.js';
 
@@ -28,6 +29,10 @@ export class InlineBlockExecutor implements BlockExecutor {
     if (built === undefined) return false;
     await this.importer.persistSide(built);
     return true;
+  }
+
+  importChain(parent: Uint8Array, blocks: readonly ChainBlock[]): Promise<Uint8Array> {
+    return importChain(this.store, this.importer, parent, blocks);
   }
 
   setHead(hash: Uint8Array): Promise<HeadChange> {

@@ -23,6 +23,7 @@ import { type BuildCandidate, takeCandidates } from '../chain/buildCandidates.js
 import { type BuildAttributes, type BuildTxSource, blockTemplate, poolFilterFor } from '../chain/builder.js';
 import type { ChainStore, HeadChange } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
+import type { ChainBlock } from '../chain/importChain.js';
 import type { ImportResult } from '../chain/importer.js';
 import type * as executorTasks from '../workers/executor.js';
 import type { ExecutorEnv } from '../workers/executor.js';
@@ -78,6 +79,22 @@ export class WorkerBlockExecutor implements BlockExecutor {
       return await this.pool.run('insertBuilt', { env: this.env, hash });
     } finally {
       this.store.db.kv.renewReads?.();
+    }
+  }
+
+  async importChain(parent: Uint8Array, blocks: readonly ChainBlock[]): Promise<Uint8Array> {
+    // Senders whose recovery the sync started travel as results; a failed recovery is left to the thread's pool.
+    const plain = await Promise.all(
+      blocks.map(async ({ block, senders }) => ({
+        block,
+        senders: senders === undefined ? undefined : await senders.catch(() => undefined),
+      })),
+    );
+    try {
+      return await this.pool.run('importChain', { env: this.env, parent, blocks: plain });
+    } finally {
+      // Also after a failure: the blocks before the invalid one are imported and the head is on them.
+      this.followHead();
     }
   }
 

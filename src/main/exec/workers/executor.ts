@@ -13,11 +13,13 @@ import { type BuildCandidate, candidateSource } from '../chain/buildCandidates.j
 import { BlockBuilder, type BuildAttributes, type BuiltBlock } from '../chain/builder.js';
 import { BuiltBlocks } from '../chain/builtBlocks.js';
 import { ChainStore, type HeadChange } from '../chain/chainStore.js';
+import { importChain as importRun } from '../chain/importChain.js';
 import { BlockImporter, type ImportResult } from '../chain/importer.js';
 import { openStagePools, type StagePoolOptions, type StagePools } from '../chain/stagePools.js';
 import { BlockCache } from '../db/blockCache.js';
 import { Freezer } from '../db/freezer.js';
 import { Database, type DbPaths } from '../db/open.js';
+import type { SenderResult } from '../senders/interface.js';
 import type { FlatStateOptions } from '../state/flatState.js';
 
 /** What the executor thread opens: plain data, sent with every task. */
@@ -108,6 +110,25 @@ async function guarded<T>(fn: () => Promise<T>): Promise<TaskResult<T>> {
 /** newPayload: execute on the stored parent, check, store beside the chain (BlockImporter.insertBlock). */
 export function insert(input: { env: ExecutorEnv; block: Block }): Promise<TaskResult<ImportResult>> {
   return guarded(async () => (await open(input.env)).importer.insertBlock(input.block));
+}
+
+/**
+ * The execution-layer sync's chunk: consecutive blocks made canonical through this thread's pipelined importer
+ * (its sender pool and trie hasher), with the senders the coordinator already recovered when it had them.
+ */
+export function importChain(input: {
+  env: ExecutorEnv;
+  parent: Uint8Array;
+  blocks: Array<{ block: Block; senders: SenderResult[] | undefined }>;
+}): Promise<TaskResult<Uint8Array>> {
+  return guarded(async () => {
+    const o = await open(input.env);
+    const blocks = input.blocks.map(({ block, senders }) => ({
+      block,
+      senders: senders === undefined ? undefined : Promise.resolve(senders),
+    }));
+    return importRun(o.store, o.importer, input.parent, blocks);
+  });
 }
 
 /** forkchoiceUpdated's head: ChainStore.setHead here (its head events fire on the coordinator, see worker.ts). */

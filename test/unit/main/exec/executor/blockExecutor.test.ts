@@ -159,6 +159,44 @@ describe.each([
     });
   });
 
+  it('imports a run of blocks as the canonical chain (the sync), moving back to its parent first', async () => {
+    const src = await node();
+    const dst = await node();
+    const run: Block[] = [];
+    let parent = src.genesis;
+    for (let i = 0; i < 3; i++) {
+      src.pool.txs = [pending(await transfer(i))];
+      const b = await src.executor.build(parent, attrs(12n * BigInt(i + 1)));
+      await src.executor.insertBuilt(b.hash);
+      run.push(b.block);
+      parent = b.hash;
+    }
+    const heads: NewHeadEvent[] = [];
+    headEvents(dst.db).on((h) => heads.push(h));
+    const first = await dst.executor.importChain(
+      dst.genesis,
+      run.slice(0, 2).map((block) => ({ block })),
+    );
+    expect(dst.store.head().number).toBe(2n);
+    expect(hex(dst.store.head().hash)).toBe(hex(first));
+    expect(heads.at(-1)?.number).toBe(2n);
+    expect(dst.store.receipts(2n, first)).toHaveLength(1);
+    // A side block moves the head away; the next run starts from its own parent again.
+    src.pool.txs = [];
+    const side = await src.executor.build(src.genesis, attrs(12n, 0xbb));
+    await dst.executor.insert(side.block);
+    await dst.executor.setHead(side.hash);
+    expect(hex(dst.store.head().hash)).toBe(hex(side.hash));
+    // An invalid block after a reorg back to the run's parent: nothing of it is written, the head is the parent.
+    const bad: Block = { ...(run[2] as Block), header: { ...(run[2] as Block).header, gasUsed: 1n } };
+    await expect(dst.executor.importChain(first, [{ block: bad }])).rejects.toMatchObject({ code: 'BLOCK_INVALID' });
+    expect(hex(dst.store.head().hash)).toBe(hex(first));
+    expect(heads.at(-1)?.number).toBe(2n);
+    expect(await dst.executor.importChain(first, [{ block: run[2] as Block }])).toEqual(parent);
+    expect(hex(dst.store.head().hash)).toBe(hex(parent));
+    expect(heads.at(-1)?.number).toBe(3n);
+  });
+
   it('executes blocks built elsewhere, reorgs to a side branch and back, and refuses an invalid block', async () => {
     const src = await node();
     const dst = await node();
