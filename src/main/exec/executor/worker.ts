@@ -1,17 +1,20 @@
-// The BlockExecutor's worker twin: newPayload's execute-check-store, forkchoice heads (side chains, reorgs) and the
-// safe/finalized markers run on one dedicated thread (../workers/executor.ts) over the same LMDB environment, so
-// the coordinator only decodes, schedules and answers. After the thread moves the head, the coordinator's ChainStore
-// drops its cached head and the head events fire here, where their listeners live (tx pool, filters,
-// subscriptions). After every task the coordinator renews its LMDB read transaction (KVStore.renewReads): lmdb-js
-// renews a thread's shared read transaction at most once per event turn, and the task's answer can arrive in the
-// same turn as a read made before the thread's commit. The coordinator's block cache needs nothing: its entries are
-// keyed by hash and every hit is confirmed against the database, which the thread's commits have changed.
+// The BlockExecutor's worker twin: newPayload's execute-check-store, forkchoice heads (side chains, reorgs), the
+// safe/finalized markers, the sequencer's block building and the execution-layer sync's imports run on one dedicated
+// thread (../workers/executor.ts) over the same LMDB environment, so the coordinator only decodes, schedules and
+// answers. After the thread moves the head, the coordinator's ChainStore drops its cached head and the head events
+// fire here, where their listeners live (tx pool, filters, subscriptions). After every task the coordinator renews
+// its LMDB read transaction (KVStore.renewReads): lmdb-js renews a thread's shared read transaction at most once per
+// event turn, and the task's answer can arrive in the same turn as a read made before the thread's commit. The
+// coordinator's block cache needs nothing: its entries are keyed by hash and every hit is confirmed against the
+// database, which the thread's commits have changed.
 //
-// Block building for the sequencer runs there too: the coordinator owns the tx pool, so with each build it takes
-// the pool's candidates for the block (../chain/buildCandidates.ts: raw bytes and recovered senders in inclusion order, up to
-// twice the block's gas) and the thread builds on them and keeps the built block for `insertBuilt`. Included
-// transactions leave the pool when the head moves (the head events above); a candidate that fails in the block is
-// dropped from it and stays in the pool, as with the inline twin.
+// Building: the coordinator owns the tx pool, so with each build it takes the pool's candidates for the block
+// (../chain/buildCandidates.ts: raw bytes and recovered senders in inclusion order, up to twice the block's gas);
+// the thread builds on them and keeps the built block for `insertBuilt`. Included transactions leave the pool when
+// the head moves (the head events above); a candidate that fails in the block is dropped from it and stays in the
+// pool, as with the inline twin.
+// Sync: `importChain` takes a chunk of downloaded blocks (with senders already recovered, if any) and imports it
+// through the thread's pipelined importer; the head events fire once per chunk, for its last block.
 // The memory engine cannot be shared between threads, and --vmtrace / --vmdebug hooks run in the executing
 // thread: node.ts keeps the inline twin for those.
 import type { Logger } from '../../common/logger/index.js';
