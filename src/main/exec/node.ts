@@ -57,6 +57,7 @@ import { createCallPool } from './rpc/callPool.js';
 import { FilterSystem } from './rpc/filters.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
+import { PooledSenderRecovery } from './senders/pooled.js';
 import type { PeerSet, SnapServer } from './sync/peer.js';
 import { type SyncMode, startSync } from './sync/service.js';
 import { createSnapServer } from './sync/snapServer.js';
@@ -210,7 +211,21 @@ export async function startExecNode(
     });
   }
   const heads = headEvents(db);
-  const admission = createAdmission(opts.admissionWorkers, logger.child('txpool'));
+  // newPayload checks one block at a time (its answer says whether the block is valid, so its state root is known
+  // before the next payload arrives): senders on the recovery pool, the root on the trie hasher's thread, while
+  // this thread answers RPC (with the worker executor, the executor thread's own stages do that, and this trie
+  // thread never starts). The pending and sequencer builders and tx-pool admission share the recovery pool.
+  const stages = openStagePools(
+    db,
+    { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
+    { logger: { warn: (obj, msg) => logger.warn(msg, { ...obj }) } },
+  );
+  lifecycle.onStop('sender recovery pool and trie hasher', () => stages.close());
+  const admission = createAdmission(
+    opts.admissionWorkers,
+    logger.child('txpool'),
+    stages.senders instanceof PooledSenderRecovery ? stages.senders : undefined,
+  );
   lifecycle.onStop('tx admission pools', () => admission.close());
   const txpool = await TernTxPool.open(dbPoolChain(db, config), opts.txpool ?? {}, {
     logger: logger.child('txpool'),
@@ -276,15 +291,6 @@ export async function startExecNode(
         : 'Snapshot cache off: each block starts from a cold flat state',
       { accounts: flatState.maxCachedAccounts, code: storageSize(flatState.codeCacheBytes) },
     );
-  // newPayload checks one block at a time (its answer says whether the block is valid, so its state root is known
-  // before the next payload arrives): senders on the recovery pool, the root on the trie hasher's thread, while
-  // this thread answers RPC. The pending and sequencer builders share the recovery stage.
-  const stages = openStagePools(
-    db,
-    { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
-    { logger: { warn: (obj, msg) => logger.warn(msg, { ...obj }) } },
-  );
-  lifecycle.onStop('sender recovery pool and trie hasher', () => stages.close());
   const { senders, hasher } = stages;
   logger.info('Block import stages', {
     senders: stages.senders instanceof InlineSenderRecovery ? 'inline' : 'pool',
