@@ -1,13 +1,13 @@
-// The tx pool's candidates for a block built on the executor thread (../executor/worker.ts): the coordinator, which owns the
-// pool, takes them in the order the builder would (TxPool.pendingForBlock: by tip across senders, by nonce within
-// one) as plain data — raw bytes and the senders the pool already recovered — and the thread replays them to the
+// The tx pool's candidates for a block built on the executor thread (../executor/worker.ts): the coordinator, which
+// owns the pool, takes them in the order the builder would (TxPool.pendingForBlock: by tip across senders, by nonce
+// within one) as plain data — raw bytes and the senders the pool already recovered — and the thread replays them to the
 // builder as a source of its own (BuildTxSource), where skipping a sender drops the rest of its transactions.
 //
 // Skipping one sender does not reorder the others in the pool's merge, so the replay yields what the pool would have
 // yielded, as long as the snapshot is long enough: the builder packs by gas limit into what the forced transactions
-// leave, so the snapshot holds up to CANDIDATE_GAS_FACTOR blocks' worth, which leaves room for senders the thread
-// skips (a transaction that does not fit what is left, or fails). Transactions no block can take (deposits, blob
-// transactions on OP chains) are skipped here, as the builder would.
+// leave, so the snapshot holds up to CANDIDATE_GAS_FACTOR blocks' worth, which leaves room for senders the thread skips
+// (a transaction that does not fit what is left, or fails). Transactions no block can take (deposits, blob transactions
+// on OP chains) are skipped here, as the builder would.
 
 import type { BlockTxFilter } from '../txpool/interface.js';
 import { type BuildTx, type BuildTxSource, unfitForBlock } from './builder.js';

@@ -1,9 +1,9 @@
 // BlockExecutor (ARCHITECTURE.md worker services): the one owner of block execution and of the writes that move the
 // canonical chain — newPayload's execute-check-store, side chains and reorgs (forkchoice to any stored block), the
-// execution-layer sync's imports, and block building for the sequencer. The Engine API (the coordinator) decodes, checks the request's shape, reads the
-// chain through its own ChainStore and calls only this interface to change it. Every method takes and returns plain
-// data (blocks, hashes, stage times), so an implementation may run on another thread; built blocks stay with the
-// executor (their state diff and trie nodes) and are stored by hash.
+// execution-layer sync's imports, and block building for the sequencer. The Engine API (the coordinator) decodes,
+// checks the request's shape, reads the chain through its own ChainStore and calls only this interface to change it.
+// Every method takes and returns plain data (blocks, hashes, stage times), so an implementation may run on another
+// thread; built blocks stay with the executor (their state diff and trie nodes) and are stored by hash.
 //
 // Twins: ./inline.ts (the calling thread) and ./worker.ts (a dedicated executor thread over the shared LMDB
 // environment, which builds on the pool candidates the coordinator sends; see there).

@@ -1,9 +1,10 @@
 // BlockExecutor task module (../executor/worker.ts): one dedicated thread that owns newPayload's execution, the
-// sequencer's block building (on pool candidates the coordinator sends with each build) and the writes that move the
-// canonical chain. It opens the coordinator's LMDB environment (lmdb-js shares it between the
-// threads of a process; writers take turns on LMDB's write lock) with the ancient store read-only, and keeps its own
-// ChainStore, BlockImporter (the warm flat state across blocks), BlockBuilder and block-import stages (sender recovery pool and
-// trie hasher thread, started from here). Every task names the environment, so a replaced thread opens it again.
+// sequencer's block building (on pool candidates the coordinator sends with each build), the execution-layer sync's
+// imports and the writes that move the canonical chain. It opens the coordinator's LMDB environment (lmdb-js shares
+// it between the threads of a process; writers take turns on LMDB's write lock) with the ancient store read-only,
+// and keeps its own ChainStore, BlockImporter (the warm flat state across blocks), BlockBuilder and block-import
+// stages (sender recovery pool and trie hasher thread, started from here). Every task names the environment, so a
+// replaced thread opens it again.
 
 import { fail, ok, type TaskResult } from '../../../workers/task.js';
 import { LmdbStore } from '../../common/db/lmdb.js';
