@@ -7,7 +7,9 @@
 // yielded, as long as the snapshot is long enough: the builder packs by gas limit into what the forced transactions
 // leave, so the snapshot holds up to CANDIDATE_GAS_FACTOR blocks' worth, which leaves room for senders the thread skips
 // (a transaction that does not fit what is left, or fails). Transactions no block can take (deposits, blob transactions
-// on OP chains) are skipped here, as the builder would.
+// on OP chains) are skipped here, as the builder would. One difference remains: the pool's conditional transactions
+// (eth_sendRawTransactionConditional) are checked as the snapshot is taken, so one the block would not have reached
+// can be refused for a failed condition a block sooner than with the builder on the coordinator.
 
 import type { BlockTxFilter } from '../txpool/interface.js';
 import { type BuildTx, type BuildTxSource, unfitForBlock } from './builder.js';
