@@ -196,7 +196,7 @@ export async function startExec(
   const worker =
     db.paths === undefined
       ? undefined
-      : await WorkerBlockExecutor.start(store, inline, {
+      : await WorkerBlockExecutor.start(store, {
           paths: db.paths,
           blockCacheBytes: 1 << 20,
           stages: { workers: false, hasher: {}, senderChunk: 64 },

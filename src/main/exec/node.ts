@@ -20,7 +20,7 @@ import type { AccountBackend } from './accounts/backend.js';
 import { ExternalSigner } from './accounts/external/signer.js';
 import { discoverHardwareWallets } from './accounts/hardware/discovery.js';
 import type { AccountManager } from './accounts/manager.js';
-import { BlockBuilder } from './chain/builder.js';
+import { BlockBuilder, type BuildTxSource } from './chain/builder.js';
 import { ChainStore } from './chain/chainStore.js';
 import { exitWhenSynced } from './chain/exitWhenSynced.js';
 import { headEvents } from './chain/headEvents.js';
@@ -57,6 +57,7 @@ import { createCallPool } from './rpc/callPool.js';
 import { FilterSystem } from './rpc/filters.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
+import { PooledSenderRecovery } from './senders/pooled.js';
 import type { PeerSet, SnapServer } from './sync/peer.js';
 import { type SyncMode, startSync } from './sync/service.js';
 import { createSnapServer } from './sync/snapServer.js';
@@ -210,7 +211,21 @@ export async function startExecNode(
     });
   }
   const heads = headEvents(db);
-  const admission = createAdmission(opts.admissionWorkers, logger.child('txpool'));
+  // newPayload checks one block at a time (its answer says whether the block is valid, so its state root is known
+  // before the next payload arrives): senders on the recovery pool, the root on the trie hasher's thread, while
+  // this thread answers RPC (with the worker executor, the executor thread's own stages do that, and this trie
+  // thread never starts). The pending and sequencer builders and tx-pool admission share the recovery pool.
+  const stages = openStagePools(
+    db,
+    { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
+    { logger: { warn: (obj, msg) => logger.warn(msg, { ...obj }) } },
+  );
+  lifecycle.onStop('sender recovery pool and trie hasher', () => stages.close());
+  const admission = createAdmission(
+    opts.admissionWorkers,
+    logger.child('txpool'),
+    stages.senders instanceof PooledSenderRecovery ? stages.senders : undefined,
+  );
   lifecycle.onStop('tx admission pools', () => admission.close());
   const txpool = await TernTxPool.open(dbPoolChain(db, config), opts.txpool ?? {}, {
     logger: logger.child('txpool'),
@@ -276,15 +291,6 @@ export async function startExecNode(
         : 'Snapshot cache off: each block starts from a cold flat state',
       { accounts: flatState.maxCachedAccounts, code: storageSize(flatState.codeCacheBytes) },
     );
-  // newPayload checks one block at a time (its answer says whether the block is valid, so its state root is known
-  // before the next payload arrives): senders on the recovery pool, the root on the trie hasher's thread, while
-  // this thread answers RPC. The pending and sequencer builders share the recovery stage.
-  const stages = openStagePools(
-    db,
-    { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
-    { logger: { warn: (obj, msg) => logger.warn(msg, { ...obj }) } },
-  );
-  lifecycle.onStop('sender recovery pool and trie hasher', () => stages.close());
   const { senders, hasher } = stages;
   logger.info('Block import stages', {
     senders: stages.senders instanceof InlineSenderRecovery ? 'inline' : 'pool',
@@ -296,16 +302,18 @@ export async function startExecNode(
     flatState,
     hasher,
   });
+  // The pool as the builders see it (conditional transactions checked before they are offered).
+  const buildPool = rollup ? rollup.builderPool(txpool) : txpool;
   const builder = await BlockBuilder.create(store, senders, {
     logger: logger.child('builder'),
-    pool: rollup ? rollup.builderPool(txpool) : txpool,
+    pool: buildPool,
     tracer: live,
   });
   if (opts.computePendingBlock) {
     // A builder of its own: pending builds never share an executor with the Engine API's.
     const pendingBuilder = await BlockBuilder.create(store, senders, {
       logger: logger.child('pending'),
-      pool: rollup ? rollup.builderPool(txpool) : txpool,
+      pool: buildPool,
     });
     const pending = new PendingBlocks(
       pendingBuilder,
@@ -320,6 +328,15 @@ export async function startExecNode(
   const peers = deps.peers ?? p2p;
   if (peers === undefined && opts.sync?.target !== undefined)
     throw new UsageError('--synctarget needs peers to sync from, and this node runs without execution-layer peers');
+  // The one owner of block execution: newPayload, forkchoice, the sync's imports and the sequencer's builds.
+  const executor = await openBlockExecutor(new InlineBlockExecutor(store, importer, builder), {
+    store,
+    opts,
+    flatState,
+    logger,
+    lifecycle,
+    txPool: buildPool,
+  });
   let engine: EngineApi | undefined;
   const sync =
     peers === undefined
@@ -327,7 +344,7 @@ export async function startExecNode(
       : startSync({
           peers,
           store,
-          importer,
+          importChain: (parent, blocks) => executor.importChain(parent, blocks),
           logger: logger.child('sync'),
           // Imports take turns with the Engine API's calls, which move the same head and flat state.
           exclusive: (fn) => (engine as EngineApi).exclusive(fn),
@@ -339,13 +356,7 @@ export async function startExecNode(
   }
   engine = new EngineApi(
     store,
-    await openBlockExecutor(new InlineBlockExecutor(store, importer, builder), {
-      store,
-      opts,
-      flatState,
-      logger,
-      lifecycle,
-    }),
+    executor,
     { rollupHalt: opts.rollupHalt },
     {
       logger: logger.child('engine'),
@@ -443,6 +454,8 @@ async function openBlockExecutor(
     flatState: ResolvedStorageSettings['flatState'] | undefined;
     logger: Logger;
     lifecycle: Lifecycle;
+    /** Where the executor thread's builds take pool transactions from. */
+    txPool: BuildTxSource;
   },
 ): Promise<BlockExecutor> {
   const { store, opts, logger } = ctx;
@@ -458,14 +471,13 @@ async function openBlockExecutor(
   try {
     const executor = await WorkerBlockExecutor.start(
       store,
-      inline,
       {
         paths,
         blockCacheBytes: Math.max(1 << 20, Math.floor(store.db.blockCache.maxBytes / 4)),
         stages: { workers: opts.blockWorkers ?? true, hasher: opts.trieHasher ?? {}, senderChunk: NODE_SENDER_CHUNK },
         flatState: ctx.flatState,
       },
-      { logger },
+      { logger, txPool: ctx.txPool },
     );
     ctx.lifecycle.onStop('block executor thread', () => executor.close());
     logger.info('Block executor runs on its own thread', {

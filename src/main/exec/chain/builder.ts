@@ -22,7 +22,7 @@ import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import { StateCommitment } from '../../primitives/trie/commitment.js';
 import type { NodeReader } from '../../primitives/trie/interface.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
-import { decodeTransaction } from '../../primitives/tx/decode.js';
+import { type DecodedTx, decodeTransaction } from '../../primitives/tx/decode.js';
 import type { TxHooks } from '../evm/context.js';
 import { createExecutor } from '../evm/executor.js';
 import type { Executor } from '../evm/transition.js';
@@ -30,7 +30,7 @@ import type { SenderRecovery } from '../senders/interface.js';
 import type { StateReader } from '../state/interface.js';
 import { DbStateReader } from '../state/stateStore.js';
 import { TrieStateReader } from '../state/trieReader.js';
-import type { TxPool } from '../txpool/interface.js';
+import type { BlockTxFilter } from '../txpool/interface.js';
 import type { ChainStore } from './chainStore.js';
 import { type ExecutedBlock, messagePasserRoot } from './importer.js';
 import { type BlockOutcome, processBlock } from './processBlock.js';
@@ -40,6 +40,21 @@ const TX_TYPE_DEPOSIT = 0x7e;
 const MIN_TX_GAS = 21_000n;
 /** Re-executions allowed for pool candidates that fail; after that the block keeps only the forced transactions. */
 const MAX_RETRIES = 8;
+
+/** A pool transaction as the builder takes it: what it packs by, and the bytes it executes. */
+export interface BuildTx {
+  readonly tx: Pick<DecodedTx, 'type' | 'gasLimit' | 'raw' | 'blobVersionedHashes'>;
+  /** The recovered sender, 20 bytes. */
+  readonly sender: Uint8Array;
+}
+
+/**
+ * Where a build takes pool transactions from, in the order a miner includes them (TxPool.pendingForBlock): the tx
+ * pool itself, or on the executor thread a snapshot of its candidates (./buildCandidates.ts).
+ */
+export interface BuildTxSource {
+  pendingForBlock(filter: BlockTxFilter): Iterable<BuildTx> & { skipSender(sender: Uint8Array): void };
+}
 
 export interface BuildAttributes {
   timestamp: bigint;
@@ -69,8 +84,8 @@ export interface BuiltBlock extends ExecutedBlock {
 
 export interface BuilderDeps {
   logger: Logger;
-  /** Absent: blocks hold the forced transactions only. */
-  pool?: TxPool | undefined;
+  /** Absent: blocks hold the forced transactions only (unless a build is given a source). */
+  pool?: BuildTxSource | undefined;
   /** A live tracer (--vmtrace) called around every transaction the builder executes. */
   tracer?: TxHooks | undefined;
 }
@@ -142,6 +157,31 @@ export function blockTemplate(
   };
 }
 
+/**
+ * What pool transactions a block with this header may take (TxPool.pendingForBlock's filter, with the whole block's
+ * gas); undefined before London, when the builder takes none.
+ */
+export function poolFilterFor(config: ChainConfig, template: Header): BlockTxFilter | undefined {
+  const baseFee = template.baseFeePerGas;
+  if (baseFee === undefined) return undefined;
+  const blobParams = blobParamsAt(config, template.timestamp);
+  const excess = template.excessBlobGas;
+  return {
+    baseFee,
+    gasLimit: template.gasLimit,
+    ...(blobParams && excess !== undefined ? { blobBaseFee: blobBaseFee(excess, blobParams) } : {}),
+  };
+}
+
+/**
+ * Whether a pool transaction can never be in this block whatever gas is left (then its sender is skipped): blob
+ * transactions on OP chains (Ecotone) or without a blob fee, and deposits, which never come from the pool.
+ */
+export function unfitForBlock(tx: BuildTx['tx'], optimism: boolean, filter: BlockTxFilter): boolean {
+  if (tx.type === TX_TYPE_DEPOSIT || (optimism && tx.type === TX_TYPE_BLOB)) return true;
+  return tx.type === TX_TYPE_BLOB && (filter.blobBaseFee === undefined || tx.blobVersionedHashes === undefined);
+}
+
 /** What the fee recipient earns from a transaction: its effective tip times the gas it used. */
 function tipOf(raw: Uint8Array, gasUsed: bigint, baseFee: bigint): bigint {
   if (raw[0] === TX_TYPE_DEPOSIT) return 0n;
@@ -167,7 +207,7 @@ export interface AssembleInput {
   nodes: NodeReader;
   getBlockHash: (number: bigint) => Uint8Array | undefined;
   /** Absent: the block holds the forced transactions only. */
-  pool?: TxPool | undefined;
+  pool?: BuildTxSource | undefined;
   logger?: Logger | undefined;
 }
 
@@ -183,8 +223,7 @@ export async function assembleBlock(input: AssembleInput): Promise<BuiltBlock> {
   const template = blockTemplate(config, parent, parentHash, attrs);
   const baseFee = template.baseFeePerGas;
   const withdrawals = isTimeForkActive(config, 'shanghaiTime', t) ? [...(attrs.withdrawals ?? [])] : undefined;
-  const blobParams = blobParamsAt(config, t);
-  const excessBlobGas = template.excessBlobGas;
+  const filter = poolFilterFor(config, template);
 
   const run = async (txs: Uint8Array[], senders: Uint8Array[]): Promise<BlockOutcome> => {
     executor.state.reset(reader);
@@ -210,14 +249,8 @@ export async function assembleBlock(input: AssembleInput): Promise<BuiltBlock> {
     throw err;
   }
   const pool = input.pool;
-  if (pool && !attrs.noTxPool && baseFee !== undefined) {
-    let candidates = pickFromPool(
-      pool,
-      template.gasLimit - outcome.gasUsed,
-      baseFee,
-      optimism,
-      blobParams && excessBlobGas !== undefined ? blobBaseFee(excessBlobGas, blobParams) : undefined,
-    );
+  if (pool && !attrs.noTxPool && filter !== undefined) {
+    let candidates = pickFromPool(pool, { ...filter, gasLimit: template.gasLimit - outcome.gasUsed }, optimism);
     for (let attempt = 0; candidates.txs.length > 0; attempt++) {
       try {
         outcome = await run([...forced, ...candidates.txs], [...forcedSenders, ...candidates.senders]);
@@ -270,30 +303,19 @@ export async function assembleBlock(input: AssembleInput): Promise<BuiltBlock> {
   return { block, hash: headerHash(header), receipts: outcome.receipts, diff, commitment, senders, blockValue };
 }
 
-/** Pool transactions whose gas limits fit in `gas`, in the pool's order. */
+/** Pool transactions whose gas limits fit in the filter's gas, in the pool's order. */
 function pickFromPool(
-  pool: TxPool,
-  gas: bigint,
-  baseFee: bigint,
+  pool: BuildTxSource,
+  filter: BlockTxFilter,
   optimism: boolean,
-  blobFee: bigint | undefined,
 ): { txs: Uint8Array[]; senders: Uint8Array[] } {
   const txs: Uint8Array[] = [];
   const senders: Uint8Array[] = [];
-  let left = gas;
-  const it = pool.pendingForBlock({
-    baseFee,
-    gasLimit: left,
-    ...(blobFee !== undefined ? { blobBaseFee: blobFee } : {}),
-  });
+  let left = filter.gasLimit;
+  const it = pool.pendingForBlock(filter);
   for (const { tx, sender } of it) {
     if (left < MIN_TX_GAS) break;
-    // No blob transactions on OP chains (Ecotone), and deposits never come from the pool.
-    if ((optimism && tx.type === TX_TYPE_BLOB) || tx.type === TX_TYPE_DEPOSIT || tx.gasLimit > left) {
-      it.skipSender(sender);
-      continue;
-    }
-    if (tx.type === TX_TYPE_BLOB && (blobFee === undefined || tx.blobVersionedHashes === undefined)) {
+    if (tx.gasLimit > left || unfitForBlock(tx, optimism, filter)) {
       it.skipSender(sender);
       continue;
     }
@@ -321,10 +343,15 @@ export class BlockBuilder {
   }
 
   /**
-   * Builds a block on the stored block `parentHash`. Throws BUILD_UNKNOWN_PARENT for a parent without state and
+   * Builds a block on the stored block `parentHash`, with pool transactions from `pool` (the builder's own when
+   * not given). Throws BUILD_UNKNOWN_PARENT for a parent without state and
    * BUILD_INVALID_TRANSACTIONS when a forced transaction is invalid.
    */
-  async build(parentHash: Uint8Array, attrs: BuildAttributes): Promise<BuiltBlock> {
+  async build(
+    parentHash: Uint8Array,
+    attrs: BuildAttributes,
+    pool: BuildTxSource | undefined = this.deps.pool,
+  ): Promise<BuiltBlock> {
     const parent = this.store.headerByHash(parentHash);
     if (parent === undefined || !this.store.hasState(parentHash))
       throw new TernError(
@@ -350,7 +377,7 @@ export class BlockBuilder {
         reader: onHead ? db : new TrieStateReader(db, parent.stateRoot),
         nodes: db,
         getBlockHash: (n) => this.ancestorHash(parent, parentHash, n),
-        pool: this.deps.pool,
+        pool,
         logger: this.deps.logger,
       });
     } finally {

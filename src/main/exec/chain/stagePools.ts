@@ -6,6 +6,7 @@ import type { PoolLogger } from '../../pool/interface.js';
 import type { Database } from '../db/open.js';
 import { InlineTrieHasher } from '../hasher/inline.js';
 import type { TrieHasher, TrieHasherOptions } from '../hasher/interface.js';
+import { LazyTrieHasher } from '../hasher/lazy.js';
 import { PooledTrieHasher } from '../hasher/pooled.js';
 import { InlineSenderRecovery } from '../senders/inline.js';
 import type { SenderRecovery } from '../senders/interface.js';
@@ -50,8 +51,11 @@ export function openStagePools(db: Database, opts: StagePoolOptions, deps: { log
   // The memory engine has no directory the hasher thread could open: its state roots are computed here.
   const path = db.paths?.chaindata;
   const prefetch = path !== undefined && (opts.hasher.prefetch ?? false) && availableParallelism() > PREFETCH_MIN_CORES;
+  // The hasher's thread starts with the first block hashed (a node on the executor thread never hashes here).
   const hasher =
-    path === undefined ? inlineHasher(db, opts) : new PooledTrieHasher({ ...opts.hasher, prefetch, path }, deps);
+    path === undefined
+      ? inlineHasher(db, opts)
+      : new LazyTrieHasher(() => new PooledTrieHasher({ ...opts.hasher, prefetch, path }, deps), prefetch);
   return {
     senders,
     hasher,

@@ -3,18 +3,16 @@
 // roots go to whatever stages the importer was given (exec/chain/stagePools.ts).
 
 import type { Block } from '../../primitives/block/block.js';
-import { toHex as hex } from '../../primitives/bytes.js';
-import type { BlockBuilder, BuildAttributes, BuiltBlock } from '../chain/builder.js';
+import type { BlockBuilder, BuildAttributes, BuildTxSource } from '../chain/builder.js';
+import { BuiltBlocks } from '../chain/builtBlocks.js';
 import type { ChainStore, HeadChange } from '../chain/chainStore.js';
+import { type ChainBlock, importChain } from '../chain/importChain.js';
 import type { BlockImporter, ImportResult } from '../chain/importer.js';
 import type { BlockExecutor, BuiltPayload } from './interface.js';
 
-/** Built blocks kept for insertBuilt: the Engine API keeps as many payloads for getPayload (geth keeps 10). */
-export const MAX_BUILT_BLOCKS = 10;
-
 export class InlineBlockExecutor implements BlockExecutor {
-  /** Built blocks by hash, oldest first. */
-  readonly #built = new Map<string, BuiltBlock>();
+  /** Recent builds, for insertBuilt. */
+  readonly #built = new BuiltBlocks();
 
   constructor(
     private readonly store: ChainStore,
@@ -27,10 +25,14 @@ export class InlineBlockExecutor implements BlockExecutor {
   }
 
   async insertBuilt(hash: Uint8Array): Promise<boolean> {
-    const built = this.#built.get(hex(hash));
+    const built = this.#built.get(hash);
     if (built === undefined) return false;
     await this.importer.persistSide(built);
     return true;
+  }
+
+  importChain(parent: Uint8Array, blocks: readonly ChainBlock[]): Promise<Uint8Array> {
+    return importChain(this.store, this.importer, parent, blocks);
   }
 
   setHead(hash: Uint8Array): Promise<HeadChange> {
@@ -41,12 +43,12 @@ export class InlineBlockExecutor implements BlockExecutor {
     return this.store.setForkchoiceMarkers(safe, finalized);
   }
 
-  async build(parent: Uint8Array, attrs: BuildAttributes): Promise<BuiltPayload> {
-    const built = await this.builder.build(parent, attrs);
-    const key = hex(built.hash);
-    this.#built.delete(key);
-    if (this.#built.size >= MAX_BUILT_BLOCKS) this.#built.delete(this.#built.keys().next().value as string);
-    this.#built.set(key, built);
+  /** `pool`: where pool transactions come from, when not the builder's own (the executor thread's snapshot). */
+  async build(parent: Uint8Array, attrs: BuildAttributes, pool?: BuildTxSource): Promise<BuiltPayload> {
+    const built = await (pool === undefined
+      ? this.builder.build(parent, attrs)
+      : this.builder.build(parent, attrs, pool));
+    this.#built.keep(built);
     return { block: built.block, hash: built.hash, blockValue: built.blockValue };
   }
 }

@@ -1,50 +1,58 @@
-// The BlockExecutor's worker twin: newPayload's execute-check-store, forkchoice heads (side chains, reorgs) and the
-// safe/finalized markers run on one dedicated thread (../workers/executor.ts) over the same LMDB environment, so
-// the coordinator only decodes, schedules and answers. After the thread moves the head, the coordinator's ChainStore
-// drops its cached head and the head events fire here, where their listeners live (tx pool, filters,
-// subscriptions). After every task the coordinator renews its LMDB read transaction (KVStore.renewReads): lmdb-js
-// renews a thread's shared read transaction at most once per event turn, and the task's answer can arrive in the
-// same turn as a read made before the thread's commit. The coordinator's block cache needs nothing: its entries are
-// keyed by hash and every hit is confirmed against the database, which the thread's commits have changed.
+// The BlockExecutor's worker twin: newPayload's execute-check-store, forkchoice heads (side chains, reorgs), the
+// safe/finalized markers, the sequencer's block building and the execution-layer sync's imports run on one dedicated
+// thread (../workers/executor.ts) over the same LMDB environment, so the coordinator only decodes, schedules and
+// answers. After the thread moves the head, the coordinator's ChainStore drops its cached head and the head events
+// fire here, where their listeners live (tx pool, filters, subscriptions). After every task the coordinator renews
+// its LMDB read transaction (KVStore.renewReads): lmdb-js renews a thread's shared read transaction at most once per
+// event turn, and the task's answer can arrive in the same turn as a read made before the thread's commit. The
+// coordinator's block cache needs nothing: its entries are keyed by hash and every hit is confirmed against the
+// database, which the thread's commits have changed.
 //
-// Not moved yet, and delegated to the inline twin on the coordinator: block building for the sequencer (`build`,
-// which needs the tx pool's candidates) and storing a built block (`insertBuilt`, a write of what the coordinator
-// built). Both are side-block writes that leave the head alone, so the thread's ChainStore stays right.
+// Building: the coordinator owns the tx pool, so with each build it takes the pool's candidates for the block
+// (../chain/buildCandidates.ts: raw bytes and recovered senders in inclusion order, up to twice the block's gas);
+// the thread builds on them and keeps the built block for `insertBuilt`. Included transactions leave the pool when
+// the head moves (the head events above); a candidate that fails in the block is dropped from it and stays in the
+// pool, as with the inline twin.
+// Sync: `importChain` takes a chunk of downloaded blocks (with senders already recovered, if any) and imports it
+// through the thread's pipelined importer; the head events fire once per chunk, for its last block.
 // The memory engine cannot be shared between threads, and --vmtrace / --vmdebug hooks run in the executing
 // thread: node.ts keeps the inline twin for those.
 import type { Logger } from '../../common/logger/index.js';
 import type { TaskMapOf } from '../../pool/interface.js';
 import { PiscinaPool } from '../../pool/piscina.js';
 import type { Block } from '../../primitives/block/block.js';
-import type { BuildAttributes } from '../chain/builder.js';
+import { isOptimism } from '../../primitives/chainConfig.js';
+import { type BuildCandidate, takeCandidates } from '../chain/buildCandidates.js';
+import { type BuildAttributes, type BuildTxSource, blockTemplate, poolFilterFor } from '../chain/builder.js';
 import type { ChainStore, HeadChange } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
+import type { ChainBlock } from '../chain/importChain.js';
 import type { ImportResult } from '../chain/importer.js';
 import type * as executorTasks from '../workers/executor.js';
 import type { ExecutorEnv } from '../workers/executor.js';
-import type { InlineBlockExecutor } from './inline.js';
 import type { BlockExecutor, BuiltPayload } from './interface.js';
 
 type ExecutorTasks = TaskMapOf<typeof executorTasks>;
 
+export interface WorkerExecutorDeps {
+  logger?: Logger | undefined;
+  /** The tx pool builds take candidates from (the coordinator's); absent: blocks hold forced transactions only. */
+  txPool?: BuildTxSource | undefined;
+}
+
 export class WorkerBlockExecutor implements BlockExecutor {
   private constructor(
     private readonly store: ChainStore,
-    private readonly inline: InlineBlockExecutor,
     private readonly pool: PiscinaPool<ExecutorTasks>,
     private readonly env: ExecutorEnv,
+    private readonly txSource: BuildTxSource | undefined,
   ) {}
 
   /**
    * Starts the executor thread and opens the database there (so a database the thread cannot open fails here,
    * not on the first payload). Throws WORKER_NOT_BUILT when the compiled task module is missing.
    */
-  static async start(
-    store: ChainStore,
-    inline: InlineBlockExecutor,
-    env: ExecutorEnv,
-    deps: { logger?: Logger } = {},
-  ): Promise<WorkerBlockExecutor> {
+  static async start(store: ChainStore, env: ExecutorEnv, deps: WorkerExecutorDeps = {}): Promise<WorkerBlockExecutor> {
     const logger = deps.logger;
     // One thread that never idles out: it holds the warm flat state between payloads.
     const pool = new PiscinaPool<ExecutorTasks>(
@@ -58,7 +66,7 @@ export class WorkerBlockExecutor implements BlockExecutor {
       await pool.close();
       throw err;
     }
-    return new WorkerBlockExecutor(store, inline, pool, env);
+    return new WorkerBlockExecutor(store, pool, env, deps.txPool);
   }
 
   async insert(block: Block): Promise<ImportResult> {
@@ -69,8 +77,28 @@ export class WorkerBlockExecutor implements BlockExecutor {
     }
   }
 
-  insertBuilt(hash: Uint8Array): Promise<boolean> {
-    return this.inline.insertBuilt(hash);
+  async insertBuilt(hash: Uint8Array): Promise<boolean> {
+    try {
+      return await this.pool.run('insertBuilt', { env: this.env, hash });
+    } finally {
+      this.store.db.kv.renewReads?.();
+    }
+  }
+
+  async importChain(parent: Uint8Array, blocks: readonly ChainBlock[]): Promise<Uint8Array> {
+    // Senders whose recovery the sync started travel as results; a failed recovery is left to the thread's pool.
+    const plain = await Promise.all(
+      blocks.map(async ({ block, senders }) => ({
+        block,
+        senders: senders === undefined ? undefined : await senders.catch(() => undefined),
+      })),
+    );
+    try {
+      return await this.pool.run('importChain', { env: this.env, parent, blocks: plain });
+    } finally {
+      // Also after a failure: the blocks before the invalid one are imported and the head is on them.
+      this.followHead();
+    }
   }
 
   async setHead(hash: Uint8Array): Promise<HeadChange> {
@@ -91,8 +119,9 @@ export class WorkerBlockExecutor implements BlockExecutor {
     }
   }
 
-  build(parent: Uint8Array, attrs: BuildAttributes): Promise<BuiltPayload> {
-    return this.inline.build(parent, attrs);
+  async build(parent: Uint8Array, attrs: BuildAttributes): Promise<BuiltPayload> {
+    const candidates = this.candidates(parent, attrs);
+    return this.pool.run('build', { env: this.env, parent, attrs, candidates });
   }
 
   /** Waits for the thread's writes, closes its database handle and stages, then stops the thread. */
@@ -102,6 +131,24 @@ export class WorkerBlockExecutor implements BlockExecutor {
     } finally {
       await this.pool.close();
     }
+  }
+
+  /**
+   * The pool's candidates for a block on `parent` with these attributes; none when the block takes none, or when
+   * the parent or attributes cannot give a header (the thread's build then answers with the error).
+   */
+  private candidates(parent: Uint8Array, attrs: BuildAttributes): BuildCandidate[] {
+    if (this.txSource === undefined || attrs.noTxPool) return [];
+    const header = this.store.headerByHash(parent);
+    if (header === undefined) return [];
+    const config = this.store.config();
+    let filter: ReturnType<typeof poolFilterFor>;
+    try {
+      filter = poolFilterFor(config, blockTemplate(config, header, parent, attrs));
+    } catch {
+      return [];
+    }
+    return filter === undefined ? [] : takeCandidates(this.txSource, filter, isOptimism(config));
   }
 
   /** Re-reads the head the thread wrote; when it moved, tells the coordinator's listeners. */

@@ -18,7 +18,7 @@ import type { Block } from '../../primitives/block/block.js';
 import { decodeHeader, type Header, headerHash } from '../../primitives/block/header.js';
 import { equalBytes, toHex } from '../../primitives/bytes.js';
 import type { ChainStore } from '../chain/chainStore.js';
-import { type BlockImporter, InvalidBlockError } from '../chain/importer.js';
+import type { ChainBlock } from '../chain/importChain.js';
 import type { SenderResult } from '../senders/interface.js';
 import { blockFromBody } from './bodyCheck.js';
 import type { SyncPeer } from './peer.js';
@@ -61,7 +61,11 @@ export interface SyncProgress {
 export interface FullSyncDeps {
   peers: PeerTracker;
   store: ChainStore;
-  importer: BlockImporter;
+  /**
+   * Makes consecutive blocks after `parent` canonical, pipelined, and returns the last one's hash (the block
+   * executor's importChain: on the executor thread when the node runs one).
+   */
+  importChain: (parent: Uint8Array, blocks: readonly ChainBlock[]) => Promise<Uint8Array>;
   logger: Logger;
   /** Runs `fn` holding the chain lock (the Engine API's queue): imports and setHead happen under it. */
   exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -453,25 +457,17 @@ class FullSync {
 
   /** Imports consecutive blocks after `parent` under the chain lock; returns the last one's hash. */
   private importChunk(chunk: Fetched[], parent: Uint8Array): Promise<Uint8Array> {
-    const { store, importer, exclusive } = this.deps;
+    const { importChain, exclusive } = this.deps;
     return exclusive(async () => {
       this.signal.throwIfAborted();
-      // The head is the parent unless this is the first chunk after a reorg point, or the Engine API moved it.
-      if (!equalBytes(store.head().hash, parent)) await store.setHead(parent);
-      let last = parent;
       try {
-        for (const { block, senders } of chunk) {
-          const r = await importer.importBlock(block, { pipeline: true, ...(senders ? { senders } : {}) });
-          last = r.hash;
-        }
-        await importer.settle();
+        return await importChain(parent, chunk);
       } catch (err) {
-        await importer.settle().catch(() => {});
-        if (err instanceof InvalidBlockError || (err instanceof TernError && err.code.startsWith('HEADER_')))
+        // An invalid block arrives as InvalidBlockError inline, as a TernError with its code from the executor thread.
+        if (err instanceof TernError && (err.code === 'BLOCK_INVALID' || err.code.startsWith('HEADER_')))
           throw new SyncFailedError(`the target chain is invalid: ${err.message}`);
         throw err;
       }
-      return last;
     });
   }
 }

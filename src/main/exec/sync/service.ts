@@ -1,6 +1,6 @@
 // The sync service: one full sync at a time towards the newest target the node was given.
 //
-//   const sync = startSync({ peers, store, importer, logger, exclusive, mode });
+//   const sync = startSync({ peers, store, importChain, logger, exclusive, mode });
 //   sync.target(hash);        // --synctarget at start; the Engine API on an unknown head or parent
 //   sync.progress();          // eth_syncing: { startingBlock, currentBlock, highestBlock } or undefined
 //   sync.status();            // the state, target and last error, for logs and tests
@@ -14,9 +14,15 @@ import type { Logger } from '../../common/logger/index.js';
 import type { Block } from '../../primitives/block/block.js';
 import { equalBytes, toHex } from '../../primitives/bytes.js';
 import type { ChainStore } from '../chain/chainStore.js';
-import type { BlockImporter } from '../chain/importer.js';
 import type { SenderResult } from '../senders/interface.js';
-import { type FullSyncLimits, fullSync, fullSyncDefaults, type SyncProgress, type SyncTarget } from './fullSync.js';
+import {
+  type FullSyncDeps,
+  type FullSyncLimits,
+  fullSync,
+  fullSyncDefaults,
+  type SyncProgress,
+  type SyncTarget,
+} from './fullSync.js';
 import type { PeerSet } from './peer.js';
 import { PeerTracker, type PeerTrackerOptions, peerTrackerDefaults } from './peerTracker.js';
 
@@ -25,7 +31,8 @@ export type SyncMode = 'full' | 'snap';
 export interface StartSyncOptions {
   peers: PeerSet;
   store: ChainStore;
-  importer: BlockImporter;
+  /** Where the sync's blocks are imported: the block executor's importChain (FullSyncDeps.importChain). */
+  importChain: FullSyncDeps['importChain'];
   logger: Logger;
   /** The chain lock shared with the Engine API (EngineApi.exclusive); default: the sync's own. */
   exclusive?: (<T>(fn: () => Promise<T>) => Promise<T>) | undefined;
@@ -81,7 +88,7 @@ export function startSync(opts: StartSyncOptions): SyncHandle {
   const deps = {
     peers: tracker,
     store: opts.store,
-    importer: opts.importer,
+    importChain: opts.importChain,
     logger,
     exclusive: opts.exclusive ?? serialLock(),
     recoverSenders: opts.recoverSenders,

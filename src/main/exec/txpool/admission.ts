@@ -52,6 +52,8 @@ export interface PooledAdmissionOptions {
 
 export class PooledAdmission implements AdmissionChecks {
   readonly #senders: SenderRecovery;
+  /** A sender recovery handed in belongs to its giver (the node's block-import stages), which closes it. */
+  readonly #ownsSenders: boolean;
   readonly #blobs: WorkerPool<BlobTasks>;
   readonly #min: number;
 
@@ -60,6 +62,7 @@ export class PooledAdmission implements AdmissionChecks {
     deps: { logger?: PoolLogger; senders?: SenderRecovery; blobs?: WorkerPool<BlobTasks> } = {},
   ) {
     const poolOpts = opts.threads === undefined ? {} : { threads: opts.threads };
+    this.#ownsSenders = deps.senders === undefined;
     this.#senders = deps.senders ?? new PooledSenderRecovery(poolOpts, deps);
     this.#blobs = deps.blobs ?? new PiscinaPool<BlobTasks>('blobs', poolOpts, deps);
     this.#min = opts.minPooledSenders ?? MIN_POOLED_SENDERS;
@@ -79,7 +82,7 @@ export class PooledAdmission implements AdmissionChecks {
   }
 
   async close(): Promise<void> {
-    await this.#senders.close();
+    if (this.#ownsSenders) await this.#senders.close();
     await this.#blobs.close();
   }
 }
@@ -105,13 +108,24 @@ function packSidecar(s: BlobSidecar): PackedBlobs {
   return p;
 }
 
-/** The node's admission checks: on `threads` threads per pool (default every core), inline for 0 or when the pools
- * cannot start. */
-export function createAdmission(threads: number | undefined, logger: Logger): AdmissionChecks {
+/**
+ * The node's admission checks: on `threads` threads per pool (default every core), inline for 0 or when the pools
+ * cannot start. `senders`: the node's sender-recovery pool, shared rather than a second pool of idle threads (used
+ * when `threads` is not given; the caller keeps it and closes it).
+ */
+export function createAdmission(
+  threads: number | undefined,
+  logger: Logger,
+  senders?: SenderRecovery,
+): AdmissionChecks {
   const n = threads ?? availableParallelism();
   if (n <= 0) return inlineAdmission;
+  const poolLogger = { warn: (obj: Record<string, unknown>, msg: string) => logger.warn(msg, { ...obj }) };
   try {
-    return new PooledAdmission({ threads: n }, { logger: { warn: (obj, msg) => logger.warn(msg, { ...obj }) } });
+    return new PooledAdmission(
+      { threads: n },
+      threads === undefined && senders !== undefined ? { logger: poolLogger, senders } : { logger: poolLogger },
+    );
   } catch (err) {
     logger.warn('Tx admission pools unavailable: signatures and blob proofs are checked on the main thread', {
       err: err instanceof Error ? err.message : String(err),

@@ -1,19 +1,26 @@
-// BlockExecutor task module (../executor/worker.ts): one dedicated thread that owns newPayload's execution and the
-// writes that move the canonical chain. It opens the coordinator's LMDB environment (lmdb-js shares it between the
-// threads of a process; writers take turns on LMDB's write lock) with the ancient store read-only, and keeps its own
-// ChainStore, BlockImporter (the warm flat state across blocks) and block-import stages (sender recovery pool and
-// trie hasher thread, started from here). Every task names the environment, so a replaced thread opens it again.
+// BlockExecutor task module (../executor/worker.ts): one dedicated thread that owns newPayload's execution, the
+// sequencer's block building (on pool candidates the coordinator sends with each build), the execution-layer sync's
+// imports and the writes that move the canonical chain. It opens the coordinator's LMDB environment (lmdb-js shares
+// it between the threads of a process; writers take turns on LMDB's write lock) with the ancient store read-only,
+// and keeps its own ChainStore, BlockImporter (the warm flat state across blocks), BlockBuilder and block-import
+// stages (sender recovery pool and trie hasher thread, started from here). Every task names the environment, so a
+// replaced thread opens it again.
 
 import { fail, ok, type TaskResult } from '../../../workers/task.js';
 import { LmdbStore } from '../../common/db/lmdb.js';
 import { createLogger } from '../../common/logger/index.js';
 import type { Block } from '../../primitives/block/block.js';
+import { type BuildCandidate, candidateSource } from '../chain/buildCandidates.js';
+import { BlockBuilder, type BuildAttributes, type BuiltBlock } from '../chain/builder.js';
+import { BuiltBlocks } from '../chain/builtBlocks.js';
 import { ChainStore, type HeadChange } from '../chain/chainStore.js';
+import { importChain as importRun } from '../chain/importChain.js';
 import { BlockImporter, type ImportResult } from '../chain/importer.js';
 import { openStagePools, type StagePoolOptions, type StagePools } from '../chain/stagePools.js';
 import { BlockCache } from '../db/blockCache.js';
 import { Freezer } from '../db/freezer.js';
 import { Database, type DbPaths } from '../db/open.js';
+import type { SenderResult } from '../senders/interface.js';
 import type { FlatStateOptions } from '../state/flatState.js';
 
 /** What the executor thread opens: plain data, sent with every task. */
@@ -32,6 +39,10 @@ interface Opened {
   readonly store: ChainStore;
   readonly stages: StagePools;
   readonly importer: BlockImporter;
+  /** Builds take pool transactions only from the candidates each build task brings. */
+  readonly builder: BlockBuilder;
+  /** Recent builds, for insertBuilt. */
+  readonly built: BuiltBlocks;
 }
 
 // The thread's log lines would interleave with the coordinator's on stdout; its errors travel back with the task.
@@ -68,7 +79,8 @@ async function open(env: ExecutorEnv): Promise<Opened> {
       hasher: stages.hasher,
       flatState: env.flatState,
     });
-    return { key, db, store, stages, importer };
+    const builder = await BlockBuilder.create(store, stages.senders, { logger });
+    return { key, db, store, stages, importer, builder, built: new BuiltBlocks() };
   })();
   try {
     return await opened;
@@ -101,6 +113,25 @@ export function insert(input: { env: ExecutorEnv; block: Block }): Promise<TaskR
   return guarded(async () => (await open(input.env)).importer.insertBlock(input.block));
 }
 
+/**
+ * The execution-layer sync's chunk: consecutive blocks made canonical through this thread's pipelined importer
+ * (its sender pool and trie hasher), with the senders the coordinator already recovered when it had them.
+ */
+export function importChain(input: {
+  env: ExecutorEnv;
+  parent: Uint8Array;
+  blocks: Array<{ block: Block; senders: SenderResult[] | undefined }>;
+}): Promise<TaskResult<Uint8Array>> {
+  return guarded(async () => {
+    const o = await open(input.env);
+    const blocks = input.blocks.map(({ block, senders }) => ({
+      block,
+      senders: senders === undefined ? undefined : Promise.resolve(senders),
+    }));
+    return importRun(o.store, o.importer, input.parent, blocks);
+  });
+}
+
 /** forkchoiceUpdated's head: ChainStore.setHead here (its head events fire on the coordinator, see worker.ts). */
 export function setHead(input: { env: ExecutorEnv; hash: Uint8Array }): Promise<TaskResult<HeadChange>> {
   return guarded(async () => (await open(input.env)).store.setHead(input.hash));
@@ -114,6 +145,35 @@ export function setForkchoiceMarkers(input: {
   return guarded(async () => {
     await (await open(input.env)).store.setForkchoiceMarkers(input.safe, input.finalized);
     return null;
+  });
+}
+
+/**
+ * forkchoiceUpdated with attributes: builds on a stored block with the forced transactions and, unless `noTxPool`,
+ * the pool candidates the coordinator took (../chain/buildCandidates.ts); the built block stays here for insertBuilt.
+ */
+export function build(input: {
+  env: ExecutorEnv;
+  parent: Uint8Array;
+  attrs: BuildAttributes;
+  candidates: BuildCandidate[];
+}): Promise<TaskResult<Pick<BuiltBlock, 'block' | 'hash' | 'blockValue'>>> {
+  return guarded(async () => {
+    const o = await open(input.env);
+    const built = await o.builder.build(input.parent, input.attrs, candidateSource(input.candidates));
+    o.built.keep(built);
+    return { block: built.block, hash: built.hash, blockValue: built.blockValue };
+  });
+}
+
+/** newPayload of a block this thread built: stored without executing it again; false when not held here. */
+export function insertBuilt(input: { env: ExecutorEnv; hash: Uint8Array }): Promise<TaskResult<boolean>> {
+  return guarded(async () => {
+    const o = await open(input.env);
+    const built = o.built.get(input.hash);
+    if (built === undefined) return false;
+    await o.importer.persistSide(built);
+    return true;
   });
 }
 

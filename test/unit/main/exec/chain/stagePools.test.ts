@@ -10,7 +10,7 @@ import { openStagePools } from '../../../../../src/main/exec/chain/stagePools.js
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
 import type { EngineApi } from '../../../../../src/main/exec/engine/api.js';
 import { InlineTrieHasher } from '../../../../../src/main/exec/hasher/inline.js';
-import { PooledTrieHasher } from '../../../../../src/main/exec/hasher/pooled.js';
+import { LazyTrieHasher } from '../../../../../src/main/exec/hasher/lazy.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import { PooledSenderRecovery } from '../../../../../src/main/exec/senders/pooled.js';
 import { headerHash } from '../../../../../src/main/primitives/block/header.js';
@@ -68,7 +68,9 @@ describe('openStagePools', () => {
     const onDisk = openStagePools(disk, { workers: true, hasher: {}, senderChunk: 8 });
     expect(onDisk.thread).toBe('worker');
     expect(onDisk.senders).toBeInstanceOf(PooledSenderRecovery);
-    expect(onDisk.hasher).toBeInstanceOf(PooledTrieHasher);
+    // The hasher's thread starts with the first block hashed, not before (./hasher/lazy.test.ts).
+    expect(onDisk.hasher).toBeInstanceOf(LazyTrieHasher);
+    expect((onDisk.hasher as LazyTrieHasher).started).toBe(false);
     await onDisk.close();
     const inline = openStagePools(disk, { workers: false, hasher: { prefetch: true }, senderChunk: 8 });
     expect(inline.thread).toBe('inline');

@@ -135,11 +135,15 @@ export async function engineFixture(
   const paths = db.paths;
   const worker =
     onThread && paths !== undefined
-      ? await WorkerBlockExecutor.start(store, inline, {
-          paths,
-          blockCacheBytes: 1 << 20,
-          stages: { workers: opts.stages === 'worker', hasher: {}, senderChunk: 4 },
-        })
+      ? await WorkerBlockExecutor.start(
+          store,
+          {
+            paths,
+            blockCacheBytes: 1 << 20,
+            stages: { workers: opts.stages === 'worker', hasher: {}, senderChunk: 4 },
+          },
+          { txPool: pool },
+        )
       : undefined;
   const api = new EngineApi(store, worker ?? inline, opts, { logger, halt: opts.halt, imported: opts.imported });
   const close = async () => {

@@ -7,17 +7,19 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { BlockBuilder } from '../../../../../src/main/exec/chain/builder.js';
+import { MAX_BUILT_BLOCKS } from '../../../../../src/main/exec/chain/builtBlocks.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { headEvents, type NewHeadEvent } from '../../../../../src/main/exec/chain/headEvents.js';
 import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
-import { InlineBlockExecutor, MAX_BUILT_BLOCKS } from '../../../../../src/main/exec/executor/inline.js';
+import { InlineBlockExecutor } from '../../../../../src/main/exec/executor/inline.js';
 import type { BlockExecutor } from '../../../../../src/main/exec/executor/interface.js';
 import { WorkerBlockExecutor } from '../../../../../src/main/exec/executor/worker.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
 import type { Block } from '../../../../../src/main/primitives/block/block.js';
-import { FakePool, genesisJson, hex, pending, transfer } from '../engine/fixture.js';
+import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
+import { ACCOUNT, bytes, CHAIN_ID, FakePool, genesisJson, hex, pending, transfer } from '../engine/fixture.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 
@@ -54,11 +56,11 @@ async function workerNode(): Promise<Node> {
   const n = await inlineOver(await openDatabase({ datadir: dir }));
   const paths = n.db.paths;
   if (paths === undefined) throw new Error('an LMDB database has paths');
-  const executor = await WorkerBlockExecutor.start(n.store, n.inline, {
-    paths,
-    blockCacheBytes: 1 << 20,
-    stages: { workers: false, hasher: {}, senderChunk: 64 },
-  });
+  const executor = await WorkerBlockExecutor.start(
+    n.store,
+    { paths, blockCacheBytes: 1 << 20, stages: { workers: false, hasher: {}, senderChunk: 64 } },
+    { txPool: n.pool },
+  );
   return {
     ...n,
     executor,
@@ -77,6 +79,23 @@ const attrs = (timestamp: bigint, fee = 0xfe) => ({
   withdrawals: [],
   parentBeaconBlockRoot: new Uint8Array(32).fill(9),
 });
+
+/** A transfer from the funded account with its own gas limit. */
+async function transferWithGas(nonce: number, gas: bigint): Promise<Uint8Array> {
+  const raw = await ACCOUNT.signTransaction({
+    type: 'eip1559',
+    chainId: CHAIN_ID,
+    nonce,
+    to: `0x${'22'.repeat(20)}`,
+    value: 1n,
+    gas,
+    maxFeePerGas: 100_000_000_000n,
+    maxPriorityFeePerGas: 2_000_000_000n,
+  });
+  return bytes(raw);
+}
+
+const nonces = (b: { block: Block }) => b.block.transactions.map((raw) => decodeTransaction(raw).nonce);
 
 describe.each([
   ['inline', inlineNode],
@@ -108,6 +127,74 @@ describe.each([
     const first = await a.executor.build(a.genesis, attrs(100n));
     for (let i = 1; i <= MAX_BUILT_BLOCKS; i++) await a.executor.build(a.genesis, attrs(100n + BigInt(i)));
     expect(await a.executor.insertBuilt(first.hash)).toBe(false);
+  });
+
+  it('builds forced transactions first, then pool candidates in order, dropping one that fails in the block', async () => {
+    const a = await node();
+    // Nonce 5 cannot follow 2: invalid in the block, dropped, and the block is executed again without it.
+    a.pool.txs = await Promise.all([1, 2, 5].map(async (n) => pending(await transfer(n))));
+    const built = await a.executor.build(a.genesis, { ...attrs(12n), transactions: [await transfer(0)] });
+    expect(nonces(built)).toEqual([0n, 1n, 2n]);
+    // Two transfers at a 2 gwei tip each (the forced one pays too): what getPayload reports as the block's value.
+    expect(built.blockValue).toBe(3n * 21_000n * 2_000_000_000n);
+    expect(await a.executor.insertBuilt(built.hash)).toBe(true);
+    expect(a.store.blockByHash(built.hash)?.transactions).toHaveLength(3);
+  });
+
+  it('takes no pool transactions with noTxPool, and skips a sender whose next transaction exceeds the gas left', async () => {
+    const a = await node();
+    a.pool.txs = [pending(await transfer(0))];
+    const forcedOnly = await a.executor.build(a.genesis, { ...attrs(12n), noTxPool: true });
+    expect(forcedOnly.block.transactions).toHaveLength(0);
+    // 30M gas fits the 30M block alone, but not after the forced transfer; the sender's later ones go with it.
+    a.pool.txs = [pending(await transferWithGas(1, 30_000_000n)), pending(await transfer(2))];
+    const skipped = await a.executor.build(a.genesis, { ...attrs(13n), transactions: [await transfer(0)] });
+    expect(nonces(skipped)).toEqual([0n]);
+    // Without the forced transaction the big one fits and fills the block: nothing after it.
+    a.pool.txs = [pending(await transferWithGas(0, 30_000_000n)), pending(await transfer(1))];
+    const full = await a.executor.build(a.genesis, attrs(14n));
+    expect(nonces(full)).toEqual([0n]);
+    expect(await a.executor.build(new Uint8Array(32).fill(4), attrs(15n)).catch((e: unknown) => e)).toMatchObject({
+      code: 'BUILD_UNKNOWN_PARENT',
+    });
+  });
+
+  it('imports a run of blocks as the canonical chain (the sync), moving back to its parent first', async () => {
+    const src = await node();
+    const dst = await node();
+    const run: Block[] = [];
+    let parent = src.genesis;
+    for (let i = 0; i < 3; i++) {
+      src.pool.txs = [pending(await transfer(i))];
+      const b = await src.executor.build(parent, attrs(12n * BigInt(i + 1)));
+      await src.executor.insertBuilt(b.hash);
+      run.push(b.block);
+      parent = b.hash;
+    }
+    const heads: NewHeadEvent[] = [];
+    headEvents(dst.db).on((h) => heads.push(h));
+    const first = await dst.executor.importChain(
+      dst.genesis,
+      run.slice(0, 2).map((block) => ({ block })),
+    );
+    expect(dst.store.head().number).toBe(2n);
+    expect(hex(dst.store.head().hash)).toBe(hex(first));
+    expect(heads.at(-1)?.number).toBe(2n);
+    expect(dst.store.receipts(2n, first)).toHaveLength(1);
+    // A side block moves the head away; the next run starts from its own parent again.
+    src.pool.txs = [];
+    const side = await src.executor.build(src.genesis, attrs(12n, 0xbb));
+    await dst.executor.insert(side.block);
+    await dst.executor.setHead(side.hash);
+    expect(hex(dst.store.head().hash)).toBe(hex(side.hash));
+    // An invalid block after a reorg back to the run's parent: nothing of it is written, the head is the parent.
+    const bad: Block = { ...(run[2] as Block), header: { ...(run[2] as Block).header, gasUsed: 1n } };
+    await expect(dst.executor.importChain(first, [{ block: bad }])).rejects.toMatchObject({ code: 'BLOCK_INVALID' });
+    expect(hex(dst.store.head().hash)).toBe(hex(first));
+    expect(heads.at(-1)?.number).toBe(2n);
+    expect(await dst.executor.importChain(first, [{ block: run[2] as Block }])).toEqual(parent);
+    expect(hex(dst.store.head().hash)).toBe(hex(parent));
+    expect(heads.at(-1)?.number).toBe(3n);
   });
 
   it('executes blocks built elsewhere, reorgs to a side branch and back, and refuses an invalid block', async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Lifecycle } from '../../../../../src/main/common/lifecycle.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
+import { threadCensus } from '../../../../../src/main/common/pprof/collector.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { headEvents, type NewHeadEvent } from '../../../../../src/main/exec/chain/headEvents.js';
@@ -97,6 +98,24 @@ describe('tern-exec with the worker executor', () => {
     );
     expect(next.payloadStatus.status).toBe('VALID');
     expect(n.engine.getPayload(3, next.payloadId as Uint8Array).executionPayload.blockNumber).toBe(2n);
+  });
+
+  it('starts no idle duplicate threads: admission shares the senders pool, only the executor thread hashes', async () => {
+    const { n } = await node(await lmdb(), { blockWorkers: true, admissionWorkers: undefined });
+    const src: EngineFixture = await engineFixture({ executor: 'inline' });
+    cleanup.push(() => src.close());
+    src.pool.txs = [pending(await transfer(0))];
+    const genesis = { headBlockHash: src.genesisHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 };
+    const fcu = await src.api.forkchoiceUpdated(3, genesis, attributes(12n));
+    const payload = src.api.getPayload(3, fcu.payloadId as Uint8Array).executionPayload;
+    expect(await n.engine.newPayload(3, payload, [], BEACON)).toMatchObject({ status: 'VALID' });
+    const pools = (await threadCensus(2000)).map((t) => t.pool);
+    const count = (name: string) => pools.filter((p) => p === name).length;
+    expect(count('executor'), pools.join(',')).toBe(1);
+    // The executor thread's trie thread hashed the payload; the coordinator's never started.
+    expect(count('trie'), pools.join(',')).toBe(1);
+    // The coordinator's (shared with tx admission) and the executor thread's own: no third for admission.
+    expect(count('senders'), pools.join(',')).toBe(2);
   });
 
   it('keeps the inline executor, saying why, for the memory engine and for preimage recording', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createLogger, type Logger } from '../../../../../src/main/common/logger/index.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
+import { type ChainBlock, importChain } from '../../../../../src/main/exec/chain/importChain.js';
 import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
@@ -49,8 +50,16 @@ export function genesis() {
   return parseGenesis(JSON.parse(readFileSync(join(EXECUTION_APIS, 'genesis.json'), 'utf8')));
 }
 
+export interface SyncNode {
+  db: Database;
+  store: ChainStore;
+  importer: BlockImporter;
+  /** What the sync imports through (a BlockExecutor's importChain; here the importer on this thread). */
+  importChain: (parent: Uint8Array, blocks: readonly ChainBlock[]) => Promise<Uint8Array>;
+}
+
 /** A node with the genesis only, or with the chain's first `blocks` blocks imported. */
-export async function emptyNode(blocks = 0): Promise<{ db: Database; store: ChainStore; importer: BlockImporter }> {
+export async function emptyNode(blocks = 0): Promise<SyncNode> {
   const db = await openDatabase({ engine: 'memory' });
   opened.push(db);
   const store = new ChainStore(db);
@@ -61,7 +70,7 @@ export async function emptyNode(blocks = 0): Promise<{ db: Database; store: Chai
     if (n++ >= blocks) break;
     await importer.importBlock(decodeBlock(raw));
   }
-  return { db, store, importer };
+  return { db, store, importer, importChain: (parent, run) => importChain(store, importer, parent, run) };
 }
 
 /** One peer per behaviour, all serving the source chain. */

@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import type { SenderResult } from '../../../../../src/main/exec/senders/interface.js';
+import { PooledSenderRecovery } from '../../../../../src/main/exec/senders/pooled.js';
 import {
   type AdmissionChecks,
+  createAdmission,
   inlineAdmission,
   MIN_POOLED_SENDERS,
   PooledAdmission,
@@ -65,6 +67,34 @@ describe('admission checks, pooled against inline', () => {
     const all = (await pooled.senders(raws)).map(hexOf);
     expect(all.slice(0, -1).every((a) => a === A.address.slice(2).toLowerCase())).toBe(true);
     expect(all.at(-1)).not.toBe(A.address.slice(2).toLowerCase());
+  });
+
+  it("recovers on the node's sender pool when given it (no pool of its own), and leaves it open on close", async () => {
+    const shared = new PooledSenderRecovery({ threads: 1, chunkSize: 64 });
+    try {
+      const seen: number[] = [];
+      const counting = {
+        recover: (raws: readonly Uint8Array[]) => {
+          seen.push(raws.length);
+          return shared.recover(raws);
+        },
+        close: () => shared.close(),
+      };
+      const admission = createAdmission(undefined, logger, counting);
+      const raws = await Promise.all(Array.from({ length: 3 }, (_, i) => tx(A, { nonce: i })));
+      expect((await admission.senders(raws)).map(hexOf)).toEqual((await inlineAdmission.senders(raws)).map(hexOf));
+      expect(seen).toEqual([3]);
+      await admission.close();
+      // Still the node's to use (and to close).
+      expect((await shared.recover(raws.slice(0, 1)))[0]?.ok).toBe(true);
+      // An explicit thread count keeps pools of its own.
+      const own = createAdmission(1, logger, counting);
+      await own.senders(raws);
+      expect(seen).toEqual([3]);
+      await own.close();
+    } finally {
+      await shared.close();
+    }
   });
 
   it('agree on blob proofs: a valid sidecar verifies, a corrupted proof does not', async () => {
