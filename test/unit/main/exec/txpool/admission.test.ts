@@ -78,6 +78,7 @@ describe('admission checks, pooled against inline', () => {
           seen.push(raws.length);
           return shared.recover(raws);
         },
+        recoverStream: (raws: readonly Uint8Array[]) => shared.recoverStream(raws),
         close: () => shared.close(),
       };
       const admission = createAdmission(undefined, logger, counting);
