@@ -124,9 +124,11 @@ export type CodeProfile = 'full' | 'interp';
 
 /** Environment and block reads of each profile (src/main/exec/evm/interp/analysis.ts lists the implemented ones). */
 const ENV_OPS = [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x4a];
-const ENV_OPS_INTERP = [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x42, 0x43, 0x45, 0x46, 0x47, 0x48];
+const ENV_OPS_INTERP = [
+  0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a,
+];
 const DATA_OPS = [0x31, 0x3b, 0x3f, 0x35, 0x37, 0x39, 0x3c, 0x3e];
-const DATA_OPS_INTERP = [0x35, 0x37, 0x39, 0x3e];
+const DATA_OPS_INTERP = [0x31, 0x3b, 0x3f, 0x35, 0x37, 0x39, 0x3c, 0x3e];
 
 class CodeGen {
   /** The profile of the code generated next. */
@@ -205,8 +207,11 @@ class CodeGen {
       else args(this.small(8));
       out.push(op);
     } else if (k < 52) {
-      // Environment and block.
-      out.push(r.pick(this.profile === 'interp' ? ENV_OPS_INTERP : ENV_OPS));
+      // Environment and block (BLOCKHASH of a recent, current, future or far block; BLOBHASH of a low index).
+      const op = r.pick(this.profile === 'interp' ? ENV_OPS_INTERP : ENV_OPS);
+      if (op === 0x40) args(r.int(4) === 0 ? this.word() : this.small(400));
+      else if (op === 0x49) args(r.int(4) === 0 ? this.word() : this.small(3));
+      out.push(op);
       out.push(0x50);
     } else if (k < 57) {
       // Account and data reads: BALANCE, EXTCODESIZE, EXTCODEHASH, CALLDATALOAD, CALLDATACOPY, CODECOPY,
@@ -214,7 +219,13 @@ class CodeGen {
       const op = r.pick(this.profile === 'interp' ? DATA_OPS_INTERP : DATA_OPS);
       if (op === 0x31 || op === 0x3b || op === 0x3f) args(this.address());
       else if (op === 0x35) args(this.small(80));
-      else if (op === 0x3c) args(this.address(), this.small(100), this.small(50), this.small(50));
+      else if (op === 0x3c)
+        args(
+          this.address(),
+          this.profile === 'interp' ? this.offset(100) : this.small(100),
+          this.small(50),
+          this.small(50),
+        );
       else if (op === 0x3e) args(this.offset(100), this.small(8), this.small(8));
       else args(this.offset(100), this.small(60), this.small(60));
       out.push(op);

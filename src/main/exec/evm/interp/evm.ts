@@ -5,7 +5,7 @@
 // debug logging (tracing sees ethereumjs's steps), with custom opcodes, or for EOF code. Both give the same
 // ExecResult (returnValue, executionGasUsed, gas, gasRefund, logs, selfdestruct, createdAddresses, exceptionError);
 // tern's carries no runState (nothing in tern or in @ethereumjs/vm reads it).
-import { Hardfork } from '@ethereumjs/common';
+import { ConsensusAlgorithm, Hardfork } from '@ethereumjs/common';
 import { EVM, type EVMOpts, type ExecResult, type Log, type Message, NobleBN254 } from '@ethereumjs/evm';
 import { createZeroAddress } from '@ethereumjs/util';
 import { keccak256 } from '../../../native/keccak.js';
@@ -16,7 +16,7 @@ import { type FrameState, type GasParams, runFrame } from './frame.js';
 /** Forks whose gas rules ./frame.ts implements (EIP-2929 access lists, EIP-2200/3529 SSTORE since Istanbul, EIP-1153, EIP-5656). */
 const FORKS: ReadonlySet<string> = new Set([Hardfork.Cancun, Hardfork.Prague]);
 /** EIPs that change what a legacy frame does and that ./frame.ts does not model. */
-const UNMODELLED_EIPS = [3540, 6800, 7708, 7864, 7928, 8037, 8038, 8024, 7843, 7939];
+const UNMODELLED_EIPS = [3540, 6800, 7708, 7709, 7864, 7928, 8037, 8038, 8024, 7843, 7939];
 /** Frames are admitted with at most this much gas (so memory gas stays exact in doubles; no block comes near). */
 const MAX_FRAME_GAS = 2n ** 40n;
 const PARAM_NAMES = [
@@ -38,6 +38,7 @@ const PARAM_NAMES = [
   'sstoreCleanRefundEIP2200Gas',
   'sstoreDirtyEIP2200Gas',
   'sstoreResetGas',
+  'coldaccountaccessGas',
 ] as const;
 
 /** Counts of frames run by each interpreter (the benchmark and the tests read them). */
@@ -89,6 +90,8 @@ export class TernEVM extends EVM {
       gasPrice: tx.gasPrice,
       chainId: this.common.chainId(),
       block: block.header,
+      blobVersionedHashes: message.blobVersionedHashes ?? [],
+      blockHash: async (n) => (await this.blockchain.getBlock(n)).hash(),
       state: this.stateManager as unknown as FrameState,
       sync: this.stateManager instanceof FlatState ? this.stateManager : undefined,
       journal: this.journal,
@@ -137,8 +140,10 @@ export class TernEVM extends EVM {
   private forkInfoFor(opcodeMap: object): { table: GasTable; params: GasParams } | null {
     const common = this.common;
     if (!FORKS.has(common.hardfork())) return null;
+    // COINBASE under Clique is the recovered signer, which ./frame.ts does not model.
+    if (common.consensusAlgorithm() === ConsensusAlgorithm.Clique) return null;
     for (const eip of UNMODELLED_EIPS) if (common.isActivatedEIP(eip)) return null;
-    for (const eip of [1153, 2929, 3529, 3855, 5656]) if (!common.isActivatedEIP(eip)) return null;
+    for (const eip of [1153, 2929, 3529, 3855, 4399, 5656]) if (!common.isActivatedEIP(eip)) return null;
     const table = gasTableOf(opcodeMap as ReadonlyArray<OpcodeTableEntry>);
     if (table === null) return null;
     const params = {} as Record<(typeof PARAM_NAMES)[number], number>;

@@ -6,7 +6,7 @@
 // lists as implemented reach here; ./evm.ts sends every other frame to @ethereumjs/evm.
 
 import { EVMError } from '@ethereumjs/evm';
-import { type Address, bigIntToBytes } from '@ethereumjs/util';
+import { Address, bigIntToBytes } from '@ethereumjs/util';
 import type { CodeAnalysis, GasTable } from './analysis.js';
 
 const ERR = EVMError.errorMessages;
@@ -15,6 +15,9 @@ const STACK_LIMIT = 1024;
 /** Memory past this many bytes costs more gas than a frame can have (frames are admitted with ≤ 2^40 gas). */
 const MAX_MEMORY = 2 ** 31;
 const EMPTY = new Uint8Array(0);
+const MASK_160 = (1n << 160n) - 1n;
+/** What legacy code sees of EOF code (EXTCODESIZE/EXTCODECOPY/EXTCODEHASH), as ethereumjs treats it. */
+const EOF_BYTES = Uint8Array.from([0xef, 0x00]);
 
 interface BufferHex {
   hexSlice(this: Uint8Array, start: number, end: number): string;
@@ -42,13 +45,15 @@ export interface GasParams {
   readonly sstoreCleanRefundEIP2200Gas: number;
   readonly sstoreDirtyEIP2200Gas: number;
   readonly sstoreResetGas: number;
+  readonly coldaccountaccessGas: number;
 }
 
 /** The storage, journal and transient storage a frame works on (the EVM's own). */
 export interface FrameState {
   getStorage(address: Address, key: Uint8Array): Promise<Uint8Array>;
   putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void>;
-  getAccount(address: Address): Promise<{ balance: bigint } | undefined>;
+  getAccount(address: Address): Promise<{ balance: bigint; codeHash: Uint8Array; isEmpty(): boolean } | undefined>;
+  getCode(address: Address): Promise<Uint8Array>;
   readonly originalStorageCache: { get(address: Address, key: Uint8Array): Promise<Uint8Array> };
 }
 /**
@@ -64,6 +69,8 @@ export interface SyncStorage {
 export interface FrameJournal {
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean;
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
+  isWarmedAddress(address: Uint8Array): boolean;
+  addWarmedAddress(address: Uint8Array): void;
 }
 export interface FrameTransient {
   get(address: Address, key: Uint8Array): Uint8Array;
@@ -91,7 +98,14 @@ export interface FrameInput {
     readonly number: bigint;
     readonly gasLimit: bigint;
     readonly baseFeePerGas?: bigint;
+    readonly coinbase: Address;
+    readonly prevRandao: Uint8Array;
+    getBlobGasPrice(): bigint | undefined;
   };
+  /** The transaction's blob versioned hashes (BLOBHASH). */
+  readonly blobVersionedHashes: readonly string[];
+  /** The hash of an earlier block (BLOCKHASH, within the last 256). */
+  readonly blockHash: (number: number) => Promise<Uint8Array>;
   readonly state: FrameState;
   /** `state` itself when it also reads and writes synchronously. */
   readonly sync: SyncStorage | undefined;
@@ -116,7 +130,7 @@ const PUSHES_ONLY = new Uint8Array(256);
 const DYNAMIC = new Uint8Array(256);
 {
   const pops: Array<[number, number[]]> = [
-    [1, [0x15, 0x19, 0x35, 0x50, 0x56, 0x5c]],
+    [1, [0x15, 0x19, 0x35, 0x40, 0x49, 0x50, 0x56, 0x5c]],
     [2, [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0b, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16, 0x17, 0x18, 0x1a]],
     [2, [0x1b, 0x1c, 0x1d, 0x57]],
     [3, [0x08, 0x09]],
@@ -124,12 +138,14 @@ const DYNAMIC = new Uint8Array(256);
   for (const [n, ops] of pops) for (const op of ops) POPS[op] = n;
   for (let i = 1; i <= 16; i++) POPS[0x7f + i] = i; // DUPi needs i items
   for (let i = 1; i <= 16; i++) POPS[0x8f + i] = i + 1; // SWAPi needs i + 1
-  for (const op of [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x42, 0x43, 0x45, 0x46, 0x47, 0x48, 0x58, 0x59])
+  for (const op of [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48])
     PUSHES_ONLY[op] = 1;
+  for (const op of [0x4a, 0x58, 0x59]) PUSHES_ONLY[op] = 1;
   PUSHES_ONLY[0x5a] = 1;
   for (let op = 0x5f; op <= 0x8f; op++) PUSHES_ONLY[op] = 1; // PUSH0..PUSH32, DUP1..DUP16
   for (const op of [0x0a, 0x20, 0x37, 0x39, 0x3e, 0x51, 0x52, 0x53, 0x54, 0x55, 0x5e, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4])
     DYNAMIC[op] = 1;
+  for (const op of [0x31, 0x3b, 0x3c, 0x3f]) DYNAMIC[op] = 1;
   DYNAMIC[0xf3] = 1;
   DYNAMIC[0xfd] = 1;
 }
@@ -223,6 +239,14 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
     }
   };
   const slotKey = (v: bigint): Uint8Array => word32(v);
+  /** The account a stack word names (its low 160 bits). */
+  const accountAt = (v: bigint): Address => new Address(word32(v & MASK_160).subarray(12));
+  /** EIP-2929 account access: warms the account, returns its price. */
+  const accessAccount = (a: Address): number => {
+    if (journal.isWarmedAddress(a.bytes)) return p.warmstoragereadGas;
+    journal.addWarmedAddress(a.bytes);
+    return p.coldaccountaccessGas;
+  };
 
   try {
     run: for (;;) {
@@ -394,6 +418,74 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
         case 0x30:
           stack[sp++] = toBigint(addressBytes);
           break;
+        case 0x31: {
+          if (sp < 1) fail(ERR.STACK_UNDERFLOW);
+          const a = accountAt(stack[sp - 1] as bigint);
+          charge((fee[op] as number) + accessAccount(a));
+          stack[sp - 1] = sync !== undefined ? sync.getBalance(a) : ((await state.getAccount(a))?.balance ?? 0n);
+          break;
+        }
+        case 0x3b: {
+          if (sp < 1) fail(ERR.STACK_UNDERFLOW);
+          const a = accountAt(stack[sp - 1] as bigint);
+          charge((fee[op] as number) + accessAccount(a));
+          const c = await state.getCode(a);
+          stack[sp - 1] = BigInt(isEof(c) ? EOF_BYTES.length : c.length);
+          break;
+        }
+        case 0x3c: {
+          if (sp < 4) fail(ERR.STACK_UNDERFLOW);
+          const a = accountAt(stack[sp - 1] as bigint);
+          const memOffset = stack[sp - 2] as bigint;
+          const codeOffset = stack[sp - 3] as bigint;
+          const length = stack[sp - 4] as bigint;
+          const m = expand(memOffset, length);
+          const access = accessAccount(a);
+          charge((fee[op] as number) + m + access + (length === 0n ? 0 : p.copyGas * Math.ceil(Number(length) / 32)));
+          sp -= 4;
+          if (length !== 0n) {
+            let c = await state.getCode(a);
+            if (isEof(c)) c = EOF_BYTES;
+            mem.set(dataSlice(c, codeOffset, Number(length)), Number(memOffset));
+          }
+          break;
+        }
+        case 0x3f: {
+          if (sp < 1) fail(ERR.STACK_UNDERFLOW);
+          const a = accountAt(stack[sp - 1] as bigint);
+          charge((fee[op] as number) + accessAccount(a));
+          const c = await state.getCode(a);
+          if (isEof(c)) stack[sp - 1] = toBigint(f.keccak(EOF_BYTES));
+          else {
+            const account = await state.getAccount(a);
+            stack[sp - 1] = account === undefined || account.isEmpty() ? 0n : toBigint(account.codeHash);
+          }
+          break;
+        }
+        case 0x40: {
+          const n = stack[sp - 1] as bigint;
+          const diff = f.block.number - n;
+          stack[sp - 1] = diff > 256n || diff <= 0n ? 0n : toBigint(await f.blockHash(Number(n)));
+          break;
+        }
+        case 0x41:
+          stack[sp++] = toBigint(f.block.coinbase.bytes);
+          break;
+        case 0x44:
+          stack[sp++] = toBigint(f.block.prevRandao);
+          break;
+        case 0x49: {
+          const i = stack[sp - 1] as bigint;
+          const hashes = f.blobVersionedHashes;
+          stack[sp - 1] = i < BigInt(hashes.length) ? BigInt(hashes[Number(i)] as string) : 0n;
+          break;
+        }
+        case 0x4a: {
+          const blobBaseFee = f.block.getBlobGasPrice();
+          if (blobBaseFee === undefined) throw new Error('Block has no Blob Base Fee');
+          stack[sp++] = blobBaseFee;
+          break;
+        }
         case 0x32:
           stack[sp++] = f.origin;
           break;
@@ -689,6 +781,10 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
     exceptionError = err.error;
   }
   return { returnValue, logs, exceptionError, gasLeft, gasRefund: refund };
+}
+
+function isEof(code: Uint8Array): boolean {
+  return code.length >= 2 && code[0] === 0xef && code[1] === 0x00;
 }
 
 function invalidJump(f: FrameInput, pc: number): string {

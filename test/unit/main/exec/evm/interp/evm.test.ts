@@ -6,10 +6,11 @@
 import { createBlock } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Address, createAccount } from '@ethereumjs/util';
+import { Address, bytesToHex, createAccount } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { generateCase } from '../../../../../../bench/fuzz/evmDiff.js';
 import { createTernEVM, interpreterStats, type TernEVM } from '../../../../../../src/main/exec/evm/interp/evm.js';
+import { keccak256 } from '../../../../../../src/main/native/keccak.js';
 import { bigintToMinimalBytes, fromHex, toHexKey } from '../../../../../../src/main/primitives/bytes.js';
 
 async function side(
@@ -25,7 +26,15 @@ async function side(
     if (a.code.length > 0) await sm.putCode(addr, a.code);
     for (const [slot, v] of a.storage) await sm.putStorage(addr, fromHex(slot), bigintToMinimalBytes(v));
   }
-  const evm = createTernEVM({ common, stateManager: sm });
+  // Every block has its own hash, so BLOCKHASH reads show which block was asked for.
+  const blockchain = {
+    getBlock: async (n: number) => ({ hash: () => keccak256(bigintToMinimalBytes(BigInt(n) + 1n)) }),
+    putBlock: async () => {},
+    shallowCopy() {
+      return this;
+    },
+  };
+  const evm = createTernEVM({ common, stateManager: sm, blockchain });
   evm.ternInterpreter = tern;
   return { evm, sm };
 }
@@ -53,7 +62,17 @@ async function compareSeeds(hardfork: Hardfork, from: number, count: number) {
     const b = await side(hardfork, c, false);
     const common = a.evm.common;
     const block = createBlock(
-      { header: { number: 100n, timestamp: 1_700_000_000n, gasLimit: 60_000_000n, baseFeePerGas: 7n } },
+      {
+        header: {
+          number: 100n,
+          timestamp: 1_700_000_000n,
+          gasLimit: 60_000_000n,
+          baseFeePerGas: 7n,
+          coinbase: c.pre[3]?.address,
+          mixHash: keccak256(Uint8Array.of(seed)),
+          ...(common.isActivatedEIP(4844) ? { excessBlobGas: BigInt(seed) * 3_000_000n } : {}),
+        },
+      },
       { common },
     );
     // The four interpreter-profile contracts, each called several times (later calls see earlier writes).
@@ -69,6 +88,9 @@ async function compareSeeds(hardfork: Hardfork, from: number, count: number) {
           gasPrice: 9n,
           isStatic: k === 5,
           block,
+          ...(k % 2 === 1
+            ? { blobVersionedHashes: [bytesToHex(keccak256(Uint8Array.of(k))), bytesToHex(block.hash())] }
+            : {}),
         };
         const ra = await a.evm.runCall({ ...opts });
         const rb = await b.evm.runCall({ ...opts });
@@ -139,4 +161,59 @@ describe("tern's frame interpreter against @ethereumjs/evm's", () => {
     await compareSeeds(Hardfork.Shanghai, 200, 2);
     expect(interpreterStats.tern).toBe(before);
   }, 60_000);
+});
+
+describe("tern's frame interpreter: account reads as ethereumjs treats them", () => {
+  /** Code that stores EXTCODESIZE, EXTCODEHASH, the first EXTCODECOPY word and BALANCE of `who` from slot `at`. */
+  function reads(who: Uint8Array, at: number): number[] {
+    const p20 = [0x73, ...who];
+    return [
+      ...[...p20, 0x3b, 0x60, at, 0x55], // EXTCODESIZE → slot at
+      ...[...p20, 0x3f, 0x60, at + 1, 0x55], // EXTCODEHASH → slot at+1
+      ...[0x60, 0x20, 0x5f, 0x5f, ...p20, 0x3c, 0x5f, 0x51, 0x60, at + 2, 0x55], // EXTCODECOPY(0, 0, 32), MLOAD 0
+      ...[...p20, 0x31, 0x60, at + 3, 0x55], // BALANCE → slot at+3
+    ];
+  }
+
+  it('reads delegation designators as code, EOF code as EF00, empty accounts as hash zero', async () => {
+    const reader = fromHex('0x00000000000000000000000000000000000c0de1');
+    const delegated = fromHex('0x00000000000000000000000000000000000000d1');
+    const eof = fromHex('0x00000000000000000000000000000000000000e0');
+    const empty = fromHex('0x00000000000000000000000000000000000000e1');
+    const designator = Uint8Array.from([0xef, 0x01, 0x00, ...reader]);
+    const code = Uint8Array.from([...reads(delegated, 0), ...reads(eof, 4), ...reads(empty, 8), 0x00]);
+    const results = [];
+    for (const tern of [true, false]) {
+      const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague });
+      const sm = new MerkleStateManager({ common });
+      await sm.putAccount(new Address(reader), createAccount({ nonce: 1n, balance: 0n }));
+      await sm.putCode(new Address(reader), code);
+      await sm.putAccount(new Address(delegated), createAccount({ nonce: 1n, balance: 77n }));
+      await sm.putCode(new Address(delegated), designator);
+      await sm.putAccount(new Address(eof), createAccount({ nonce: 1n, balance: 5n }));
+      await sm.putCode(new Address(eof), Uint8Array.from([0xef, 0x00, 0x01, 0x02]));
+      await sm.putAccount(new Address(empty), createAccount({ nonce: 0n, balance: 0n }));
+      const evm = createTernEVM({ common, stateManager: sm });
+      evm.ternInterpreter = tern;
+      const before = interpreterStats.tern;
+      const r = await evm.runCall({ to: new Address(reader), gasLimit: 1_000_000n });
+      expect(interpreterStats.tern - before).toBe(tern ? 1 : 0);
+      const slots: string[] = [];
+      for (let s = 0; s < 12; s++) {
+        const key = new Uint8Array(32);
+        key[31] = s;
+        slots.push(toHexKey(await sm.getStorage(new Address(reader), key)));
+      }
+      results.push({ ...describeResult(r.execResult), slots });
+    }
+    expect(results[0]).toEqual(results[1]);
+    const slots = results[0]?.slots as string[];
+    expect(slots[0]).toBe('0x17'); // the 23-byte designator, not the delegate's code
+    expect(slots[1]).toBe(toHexKey(keccak256(designator)));
+    expect(slots[3]).toBe('0x4d');
+    expect(slots[4]).toBe('0x02'); // EOF code reads as the two bytes EF00
+    expect(slots[5]).toBe(toHexKey(keccak256(Uint8Array.of(0xef, 0x00))));
+    expect(slots[6]).toBe(`0xef${'00'.repeat(31)}`); // EF00 then zeros
+    expect(slots[9]).toBe('0x'); // an empty account's hash is zero (storage of zero is absent)
+  });
 });
