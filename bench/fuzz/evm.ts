@@ -1,4 +1,4 @@
-// `npm run fuzz:evm [-- <cases> [<first seed> [full|interp]]]`: the differential run of bench/fuzz/evmDiff.ts over
+// `npm run fuzz:evm [-- <cases> [<first seed> [full|interp|transfers]]]`: the differential run of bench/fuzz/evmDiff.ts over
 // many seeds (default 2000 from seed 1; `interp`: contracts in the opcodes of tern's own interpreter): tern's
 // executor against @ethereumjs/vm as shipped. Prints each mismatch with its
 // seed (re-run one with `<1> <seed>`), and exits 1 if there was any.
@@ -12,9 +12,9 @@ if (
   count < 1 ||
   !Number.isSafeInteger(from) ||
   from < 0 ||
-  (profile !== 'full' && profile !== 'interp')
+  (profile !== 'full' && profile !== 'interp' && profile !== 'transfers')
 ) {
-  console.error('usage: fuzz:evm [cases >= 1] [first seed >= 0] [full|interp]');
+  console.error('usage: fuzz:evm [cases >= 1] [first seed >= 0] [full|interp|transfers]');
   process.exit(2);
 }
 const t = performance.now();

@@ -120,7 +120,11 @@ function deployer(runtime: Uint8Array): Uint8Array {
 }
 
 /** Which opcodes a contract's code draws from: all of them, or only those tern's own interpreter implements. */
-export type CodeProfile = 'full' | 'interp';
+/**
+ * `full`: any opcode; `interp`: the first contracts use only tern's interpreter's opcodes; `transfers`: `full` code,
+ * and transactions that are mostly plain value transfers (src/main/exec/evm/plainTransfer.ts) and their edge cases.
+ */
+export type CodeProfile = 'full' | 'interp' | 'transfers';
 
 /** Environment and block reads of each profile (src/main/exec/evm/interp/analysis.ts lists the implemented ones). */
 const ENV_OPS = [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x4a];
@@ -349,10 +353,19 @@ export function generateCase(seed: number, txCount = 4, profile: CodeProfile = '
       storage.set(toHexKey(setLengthLeft(bigIntToBytes(BigInt(rng.int(8))), 32)), BigInt(1 + rng.int(1000)));
     pre.push({ address: c, nonce: 1n, balance: BigInt(rng.int(3) * 1000), code: gen.code(10 + rng.int(60)), storage });
   }
+  if (profile === 'transfers') pre.push(...TRANSFER_PRE);
   const nonces = senders.map(() => 0n);
   const txs: CaseTx[] = [];
   for (let i = 0; i < txCount; i++) {
     const s = rng.int(senders.length);
+    if (profile === 'transfers' && rng.int(4) !== 0) {
+      txs.push({
+        tx: transferTx(rng, nonces[s] as bigint, [...senders, ...empties, COINBASE]).sign(SENDER_KEYS[s] as Uint8Array),
+        sender: senders[s] as Uint8Array,
+      });
+      nonces[s] = (nonces[s] as bigint) + 1n;
+      continue;
+    }
     gen.profile = profile;
     const create = rng.int(6) === 0;
     const to = create ? undefined : new Address(rng.pick(rng.int(8) === 0 ? targets : contracts));
@@ -378,6 +391,67 @@ export function generateCase(seed: number, txCount = 4, profile: CodeProfile = '
     txs.push({ tx, sender: senders[s] as Uint8Array });
   }
   return { seed, pre, txs };
+}
+
+/** The `transfers` profile's extra accounts: an EIP-7702 delegation to contract 0, an existing empty account. */
+const DELEGATED = fromHex('0x00000000000000000000000000000000de1e9a7e');
+const EXISTING_EMPTY = fromHex('0x0000000000000000000000000000000000e3b7e1');
+const TRANSFER_PRE: readonly PreAccount[] = [
+  {
+    address: DELEGATED,
+    nonce: 1n,
+    balance: 5n,
+    code: new Uint8Array([0xef, 0x01, 0x00, ...contractAddress(0)]),
+    storage: new Map(),
+  },
+  { address: EXISTING_EMPTY, nonce: 0n, balance: 0n, code: new Uint8Array(0), storage: new Map() },
+];
+/** Precompiles of Prague (0x01-0x11) and an address just past them. */
+const PRECOMPILES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 17, 18, 0x100].map((i) =>
+  fromHex(`0x${i.toString(16).padStart(40, '0')}`),
+);
+
+/**
+ * A call with value 0 or some, calldata or none, an access list or none, to an existing or missing EOA, the sender
+ * itself, the coinbase, a fresh address, a precompile, the delegated account, an existing empty account or a
+ * contract; with barely more than the intrinsic gas a third of the time.
+ */
+function transferTx(rng: Rng, nonce: bigint, eoas: readonly Uint8Array[]): FeeMarket1559Tx {
+  const kind = rng.int(6);
+  const to =
+    kind === 0
+      ? rng.bytes(20)
+      : kind === 1
+        ? rng.pick(PRECOMPILES)
+        : kind === 2
+          ? rng.pick([DELEGATED, EXISTING_EMPTY, contractAddress(0)])
+          : rng.pick(eoas);
+  const data = rng.int(3) === 0 ? rng.bytes(rng.int(40)) : new Uint8Array(0);
+  const accessList =
+    rng.int(4) === 0
+      ? [
+          {
+            address: toHexKey(rng.pick([to, contractAddress(1)])) as `0x${string}`,
+            storageKeys: [toHexKey(new Uint8Array(32)) as `0x${string}`],
+          },
+        ]
+      : [];
+  let intrinsic = 21_000 + (accessList.length > 0 ? 2_400 + 1_900 : 0);
+  for (const b of data) intrinsic += b === 0 ? 10 : 40; // at least the EIP-7623 calldata floor
+  return createFeeMarket1559Tx(
+    {
+      chainId: 1n,
+      nonce,
+      maxFeePerGas: 100n,
+      maxPriorityFeePerGas: BigInt(rng.int(3)),
+      gasLimit: BigInt(intrinsic + (rng.int(3) === 0 ? rng.int(3_000) : 60_000 + rng.int(200_000))),
+      to: new Address(to),
+      value: rng.int(2) === 0 ? 0n : BigInt(1 + rng.int(1_000_000)),
+      data,
+      accessList,
+    },
+    { common: new Common({ chain: Mainnet, hardfork: HARDFORK, customCrypto: { kzg: createKzg() } }) },
+  );
 }
 
 function logsKey(logs: ReadonlyArray<readonly [Uint8Array, Uint8Array[], Uint8Array]>): string {

@@ -15,6 +15,8 @@ export interface ExecutorCore {
   warmPrecompiles(): readonly string[];
   /** Called around every transaction when set (../tracing/: --vmtrace, debug_trace*); unset costs nothing. */
   readonly tracer?: TxHooks | undefined;
+  /** Whether plain value transfers may skip the EVM in the current block (./plainTransfer.ts). */
+  readonly plainTransfers?: boolean;
 }
 
 /** A tracer's view of a transaction: it attaches to `block.executor.evm` at the start and detaches at the end. */

@@ -49,6 +49,7 @@ import { BASE_FEE_VAULT_ADDRESS, L1_FEE_VAULT_ADDRESS, OPERATOR_FEE_VAULT_ADDRES
 import { applyDeposit } from './op/deposit.js';
 import { applyOpPrecompiles } from './op/precompiles.js';
 import { installEvmPatches, installFastEipLookup } from './patches.js';
+import { isPlainTransfer, plainTransfersExact, transferValue } from './plainTransfer.js';
 import { recoverAddress } from './recover.js';
 
 export type { BlockContext } from './context.js';
@@ -84,6 +85,11 @@ export interface ExecutorOptions {
    * @ethereumjs/evm's.
    */
   ternInterpreter?: boolean;
+  /**
+   * Apply a plain value transfer (to an account without code, not a precompile, untraced) as balance moves on the
+   * flat state instead of an EVM message (./plainTransfer.ts; default true); false sends every call through the EVM.
+   */
+  plainTransfers?: boolean;
 }
 
 /** One EVM bound to one flat state and one Common: create once per executing thread, reuse for every block. */
@@ -99,6 +105,10 @@ export class Executor implements ExecutorCore {
   private precompiles: string[] = [];
   /** Tracer around each transaction (../tracing/); undefined for untraced execution. */
   tracer: TxHooks | undefined = undefined;
+  /** Whether plain value transfers skip the EVM (ExecutorOptions.plainTransfers). */
+  plainTransfersEnabled = true;
+  /** Whether they may in the current block's fork (no EIP that charges or records a transfer differently). */
+  plainTransfers = false;
 
   private constructor(common: Common, state: FlatState, evm: EVM, hashes: BlockHashes) {
     this.common = common;
@@ -117,7 +127,9 @@ export class Executor implements ExecutorCore {
     const hashes = new BlockHashes();
     const evm = createTernEVM({ common: opts.common, stateManager: opts.state, blockchain: hashes });
     evm.ternInterpreter = opts.ternInterpreter ?? true;
-    return new Executor(opts.common, opts.state, evm, hashes);
+    const executor = new Executor(opts.common, opts.state, evm, hashes);
+    executor.plainTransfersEnabled = opts.plainTransfers ?? true;
+    return executor;
   }
 
   /** Starts a block: switches the hardfork, points BLOCKHASH at the block's history, resets the gas counters. */
@@ -140,6 +152,7 @@ export class Executor implements ExecutorCore {
         throw new TernError('EVM_PATCH', '@ethereumjs/evm no longer reads its precompile map from _precompiles');
       }
       this.precompiles = Array.from(this.evm.precompiles.keys());
+      this.plainTransfers = this.plainTransfersEnabled && plainTransfersExact(this.common);
     }
     this.hashes.env = env;
     const opFees = env.op === undefined ? undefined : new OpBlockFees(env.op, this.state);
@@ -379,10 +392,20 @@ async function applyUntraced(block: BlockContext, tx: TransactionLike, sender: A
 
   // --- the transaction is valid: from here on it is included, whatever its execution does ---
   const journal = evm.journal;
+  // Decided before any write: buying the gas does not change the recipient's code or balance (unless it is the
+  // sender, whose balance only goes down), and leaves the sender at least the value (the balance check above).
+  const plain =
+    to !== undefined &&
+    authorizations === undefined &&
+    executor.plainTransfers === true &&
+    executor.tracer === undefined &&
+    isPlainTransfer(state, evm, to, tx.value);
   const depth = state.checkpointDepth;
   state.checkpointSync();
   try {
-    prepareWarmSet(block, sender, to, type === TX_TYPE_LEGACY ? undefined : tx.accessList);
+    // No code runs in a plain transfer: the warm sets would never be read.
+    if (plain) journal.cleanJournal();
+    else prepareWarmSet(block, sender, to, type === TX_TYPE_LEGACY ? undefined : tx.accessList);
 
     // Buy the gas, bump the nonce (before the creation address is derived from it).
     state.subBalance(sender, gasLimit * gasPrice + txBlobGas * blobBaseFee + l1Fee + operatorFeeMax);
@@ -392,18 +415,20 @@ async function applyUntraced(block: BlockContext, tx: TransactionLike, sender: A
     if (authorizations !== undefined) authRefund = applyAuthorizations(state, journal, env.chainId, authorizations);
 
     const execGas = gasLimit - intrinsic;
-    const result = await evm.runCall({
-      block: env.evmBlock,
-      gasPrice,
-      origin: sender,
-      caller: sender,
-      gasLimit: execGas,
-      to,
-      value: tx.value,
-      data: tx.data,
-      blobVersionedHashes: blobHashes as PrefixedHexString[] | undefined,
-      skipNonceIncrement: true,
-    });
+    const result = plain
+      ? { execResult: transferValue(state, journal, sender, to as Address, tx.value), createdAddress: undefined }
+      : await evm.runCall({
+          block: env.evmBlock,
+          gasPrice,
+          origin: sender,
+          caller: sender,
+          gasLimit: execGas,
+          to,
+          value: tx.value,
+          data: tx.data,
+          blobVersionedHashes: blobHashes as PrefixedHexString[] | undefined,
+          skipNonceIncrement: true,
+        });
     const exec = result.execResult;
 
     // Gas used, less the refund (capped at a fifth of it, EIP-3529), at least the calldata floor (EIP-7623).
