@@ -114,7 +114,7 @@ describe('tern-exec import killed with SIGKILL', () => {
   beforeAll(async () => {
     // Small enough to generate quickly, long enough (several seconds of import) to be killed in the middle.
     meta = await generateChain(
-      { ...DEFAULT_PARAMS, blocks: 96, blockGas: 3_000_000, senders: 60, recipients: 100, seed: 7 },
+      { ...DEFAULT_PARAMS, blocks: 96, blockGas: 6_000_000, senders: 60, recipients: 100, seed: 7 },
       dir,
       () => {},
     );
