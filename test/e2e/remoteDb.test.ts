@@ -18,6 +18,8 @@ const source = join(work, 'source');
 const empty = join(work, 'empty');
 let server: ChildProcess | undefined;
 let url = '';
+let wsUrl = '';
+const ipcPath = join(work, 'source.ipc');
 
 function env(): NodeJS.ProcessEnv {
   const e = { ...process.env };
@@ -43,7 +45,9 @@ beforeAll(async () => {
   const { db } = await buildTestChain(logger, source);
   await db.close();
   const port = await freePort();
+  const wsPort = await freePort();
   url = `http://127.0.0.1:${port}`;
+  wsUrl = `ws://127.0.0.1:${wsPort}`;
   server = spawn(
     process.execPath,
     [
@@ -57,9 +61,17 @@ beforeAll(async () => {
       String(port),
       '--http.api',
       'eth,debug',
+      '--ws',
+      '--ws.addr',
+      '127.0.0.1',
+      '--ws.port',
+      String(wsPort),
+      '--ws.api',
+      'eth,debug',
       '--authrpc.port',
       '0',
-      '--ipcdisable',
+      '--ipcpath',
+      ipcPath,
     ],
     { env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -67,7 +79,8 @@ beforeAll(async () => {
     let out = '';
     const onData = (d: Buffer) => {
       out += d.toString();
-      if (out.includes('HTTP server started') && out.includes('auth=false')) resolve();
+      if (out.includes('auth=false') && out.includes('IPC endpoint opened') && out.includes('WebSocket enabled'))
+        resolve();
     };
     server?.stdout?.on('data', onData);
     server?.stderr?.on('data', onData);
@@ -91,6 +104,21 @@ describe('--remotedb', () => {
     expect(readFileSync(remote).length).toBeGreaterThan(1000);
   });
 
+  it('reads the remote chain over WS and IPC as well (geth dials either)', () => {
+    const local = join(work, 'local-any.rlp');
+    expect(exec(['--datadir', source, 'export', local]).code).toBe(0);
+    for (const [name, endpoint] of [
+      ['ws', wsUrl],
+      ['ipc', ipcPath],
+      ['ipc-prefixed', `ipc:${ipcPath}`],
+    ]) {
+      const remote = join(work, `remote-${name}.rlp`);
+      const r = exec(['--datadir', empty, '--remotedb', endpoint, 'export', remote]);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      expect(readFileSync(remote).equals(readFileSync(local)), name).toBe(true);
+    }
+  });
+
   it('export-history reads the remote chain: the same era1 archive', () => {
     const localDir = join(work, 'eras-local');
     const remoteDir = join(work, 'eras-remote');
@@ -103,15 +131,18 @@ describe('--remotedb', () => {
     );
   });
 
-  it('refuses commands that write, a ws:// URL and an unreachable node with one line', async () => {
+  it('refuses commands that write, another URL scheme and an unreachable node with one line', async () => {
     let r = exec(['--datadir', empty, '--remotedb', url, 'init', join(EXECUTION_APIS, 'genesis.json')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /--remotedb serves the read-only commands \(export, export-history\); init needs the local/,
     );
-    r = exec(['--datadir', empty, '--remotedb', url.replace('http', 'ws'), 'export', join(work, 'x.rlp')]);
+    r = exec(['--datadir', empty, '--remotedb', url.replace('http', 'ftp'), 'export', join(work, 'x.rlp')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/over http:\/\/ or https:\/\//);
+    expect(r.stderr).toMatch(/over http\(s\):\/\/, ws\(s\):\/\/ or an IPC socket path/);
+    r = exec(['--datadir', empty, '--remotedb', join(work, 'nothing.ipc'), 'export', join(work, 'z.rlp')]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/remote database .*nothing\.ipc: ENOENT/);
     r = exec(['--datadir', empty, '--remotedb', `http://127.0.0.1:${await freePort()}`, 'export', join(work, 'y.rlp')]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/remote database http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);

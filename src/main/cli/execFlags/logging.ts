@@ -158,9 +158,8 @@ export const LOGGING_FLAGS: readonly FlagSpec[] = [
   },
   {
     name: 'remotedb',
-    kind: 'url',
-    schemes: ['http', 'https', 'ws', 'wss'],
-    help: 'URL of a remote database (a tern-exec serving the debug API over HTTP) that export and export-history read the chain from',
+    kind: 'string',
+    help: 'Remote database that export and export-history read the chain from: a tern-exec serving the debug API, by URL (http(s)://, ws(s)://) or IPC path',
     category: LOG,
     toml: 'Tern.RemoteDB',
     implemented: true,

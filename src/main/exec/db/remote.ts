@@ -3,7 +3,9 @@
 // the ancient store. tern's readers are synchronous (LMDB reads), so each call is made by a helper thread while
 // this one waits on a shared flag (Atomics.wait), the way synckit turns async work synchronous. Writes and
 // iteration are refused, as geth's remotedb refuses them; only the read-only commands (export, export-history)
-// open it. The other node must be tern-exec (the keys are tern's schema) serving the debug namespace over HTTP.
+// open it. The other node must be tern-exec (the keys are tern's schema) serving the debug namespace over HTTP(S),
+// WS(S) or IPC.
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import {
   DbErrorCode,
@@ -20,20 +22,66 @@ import { Database } from './open.js';
 const RESPONSE_BYTES = 64 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
 
-// The helper thread: one HTTP JSON-RPC call per message, the answer written to the shared buffer (length first).
+// The helper thread: one JSON-RPC call per message over the endpoint's transport (HTTP(S) per call; WS(S) and IPC
+// over one connection kept open), the answer written to the shared buffer (length first). Plain CommonJS evaluated
+// in the thread, so `ws` is required by the path resolved here.
 const HELPER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { url, headers, control, data } = workerData;
+const net = require('node:net');
+const { url, transport, headers, wsPath, control, data } = workerData;
 const flag = new Int32Array(control);
 const view = new DataView(data);
 const bytes = new Uint8Array(data);
+let conn;
+let pending;
+function settle(text) {
+  const p = pending;
+  pending = undefined;
+  if (p) p(text);
+}
+const failed = (e) => JSON.stringify({ transport: String((e && e.cause && e.cause.code) || (e && e.code) || (e && e.message) || e) });
+function connect() {
+  if (conn) return conn;
+  conn = new Promise((resolve, reject) => {
+    if (transport === 'ws') {
+      const WebSocket = require(wsPath);
+      const ws = new WebSocket(url, { headers, maxPayload: bytes.length });
+      ws.on('open', () => resolve((text) => ws.send(text)));
+      ws.on('message', (d) => settle(d.toString('utf8')));
+      ws.on('error', (e) => { conn = undefined; reject(e); settle(failed(e)); });
+      ws.on('close', () => { conn = undefined; settle(failed('connection closed')); });
+    } else {
+      const socket = net.createConnection(url);
+      let buffered = '';
+      socket.on('connect', () => resolve((text) => socket.write(text + '\\n')));
+      socket.on('data', (d) => {
+        buffered += d.toString('utf8');
+        if (!buffered.endsWith('\\n')) return;
+        try { JSON.parse(buffered); } catch { return; }
+        const text = buffered;
+        buffered = '';
+        settle(text);
+      });
+      socket.on('error', (e) => { conn = undefined; reject(e); settle(failed(e)); });
+      socket.on('close', () => { conn = undefined; settle(failed('connection closed')); });
+    }
+  });
+  return conn;
+}
+async function exchange(body) {
+  if (transport === 'http') {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return res.ok ? await res.text() : JSON.stringify({ transport: 'HTTP ' + res.status });
+  }
+  const send = await connect();
+  return new Promise((resolve) => { pending = resolve; send(body); });
+}
 parentPort.on('message', async (body) => {
   let text;
   try {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    text = res.ok ? await res.text() : JSON.stringify({ transport: 'HTTP ' + res.status });
+    text = await exchange(body);
   } catch (e) {
-    text = JSON.stringify({ transport: String((e && e.cause && e.cause.code) || (e && e.message) || e) });
+    text = failed(e);
   }
   let out = Buffer.from(text);
   if (out.length > bytes.length - 4) out = Buffer.from(JSON.stringify({ transport: 'answer larger than 64 MiB' }));
@@ -44,23 +92,38 @@ parentPort.on('message', async (body) => {
 });
 `;
 
-/** Synchronous JSON-RPC over HTTP(S) through a helper thread. */
+/** How geth's rpc.DialOptions reads an endpoint: http(s)://, ws(s)://, else a path to an IPC socket. */
+export function remoteTransport(url: string): 'http' | 'ws' | 'ipc' {
+  if (/^https?:\/\//i.test(url)) return 'http';
+  if (/^wss?:\/\//i.test(url)) return 'ws';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url))
+    throw new TernError(
+      'REMOTEDB_URL',
+      `--remotedb ${url}: tern reads a remote database over http(s)://, ws(s):// or an IPC socket path`,
+    );
+  return 'ipc';
+}
+
+/** Synchronous JSON-RPC (HTTP(S), WS(S) or IPC) through a helper thread. */
 export class SyncRpcClient {
   readonly #worker: Worker;
   readonly #flag: Int32Array;
   readonly #data: SharedArrayBuffer;
+  readonly url: string;
   #id = 0;
 
-  constructor(
-    readonly url: string,
-    headers: Record<string, string> = {},
-  ) {
-    if (!/^https?:\/\//.test(url))
-      throw new TernError('REMOTEDB_URL', `--remotedb ${url}: tern reads a remote database over http:// or https://`);
+  constructor(endpoint: string, headers: Record<string, string> = {}) {
+    // geth strips an "rpc:" or "ipc:" prefix before dialling.
+    this.url = /^(rpc|ipc):/.test(endpoint) ? endpoint.slice(4) : endpoint;
+    const transport = remoteTransport(this.url);
     const control = new SharedArrayBuffer(4);
     this.#data = new SharedArrayBuffer(RESPONSE_BYTES);
     this.#flag = new Int32Array(control);
-    this.#worker = new Worker(HELPER, { eval: true, workerData: { url, headers, control, data: this.#data } });
+    const wsPath = createRequire(import.meta.url).resolve('ws');
+    this.#worker = new Worker(HELPER, {
+      eval: true,
+      workerData: { url: this.url, transport, headers, wsPath, control, data: this.#data },
+    });
     this.#worker.unref();
   }
 
