@@ -43,7 +43,7 @@ interface Node {
 
 const nodes: Node[] = [];
 
-async function startNode(datadir: string, extra: string[], readyLine = 'Not built yet'): Promise<Node> {
+async function startNode(datadir: string, extra: string[], readyLine = 'Started tern-exec'): Promise<Node> {
   const [http, auth] = [await freePort(), await freePort()];
   const proc = spawn(
     process.execPath,

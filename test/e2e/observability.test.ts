@@ -53,7 +53,7 @@ function start(program: keyof typeof BIN, args: string[], cwd: string): Promise<
     };
     const onData = (d: Buffer) => {
       output += d.toString();
-      if (!up && /Not built yet|Started tern-node/.test(output)) {
+      if (!up && /Started tern-exec|Started tern-node/.test(output)) {
         up = true;
         clearTimeout(timer);
         resolve(running);

@@ -22,9 +22,6 @@ import { logNetworkingSettings } from './networking.js';
 import { type ExecNode, runNode } from './node.js';
 import type { ExecContext } from './options.js';
 
-/** Behaviour that is on by default but not built yet: said once at startup, never silently skipped. */
-const NOT_BUILT_DEFAULT_ON = ['discovery v5 (--discovery.v5)', 'snap sync (--syncmode snap runs full sync)'];
-
 async function startExec({ settings, log, lifecycle }: ProgramContext): Promise<undefined | 'done'> {
   // The flags become typed options here, once; nothing below reads a flag by name.
   const ctx: ExecContext = { options: execOptions(settings), log, lifecycle };
@@ -61,7 +58,10 @@ export async function serveExec(ctx: ExecContext): Promise<ExecNode | undefined>
   if (options.dev) observability.chainReady((await runDev(ctx, options.dev, observability)).node.store);
   else node = await runNode(ctx, observability);
   // Said once the node is up (harnesses wait for this line before signalling).
-  logger.warn('Not built yet, running without', { features: NOT_BUILT_DEFAULT_ON.join('; ') });
+  logger.info('Started tern-exec');
+  // The one default that is not built: said once at startup, never silently skipped.
+  if (!options.dev && options.networking.syncMode === 'snap')
+    logger.warn('Not built yet, running without', { features: 'snap sync (--syncmode snap runs full sync)' });
   return node;
 }
 
