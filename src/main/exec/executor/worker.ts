@@ -69,9 +69,9 @@ export class WorkerBlockExecutor implements BlockExecutor {
     return new WorkerBlockExecutor(store, pool, env, deps.txPool);
   }
 
-  async insert(block: Block): Promise<ImportResult> {
+  async insert(block: Block, opts: { defer?: boolean } = {}): Promise<ImportResult> {
     try {
-      return await this.pool.run('insert', { env: this.env, block });
+      return await this.pool.run('insert', { env: this.env, block, defer: opts.defer === true });
     } finally {
       this.store.db.kv.renewReads?.();
     }
