@@ -337,7 +337,8 @@ export class ChainStore {
   private writeCodeAndNodes(b: WriteBatch, c: BlockCommit): void {
     for (const [hashHex, code] of c.diff.codes)
       writeCode(b, Uint8Array.from(Buffer.from(hashHex.slice(2), 'hex')), code);
-    for (const [hash, rlp] of c.newNodes) writeTrieNode(b, hash.slice(), rlp.slice());
+    // No copies here: every WriteBatch copies what it is given.
+    for (const [hash, rlp] of c.newNodes) writeTrieNode(b, hash, rlp);
     this.preimages?.write(b, c.diff);
   }
 
