@@ -90,6 +90,37 @@ describe.each(['inline', 'worker'] as const)('engine_newPayload (%s executor)', 
     }
   });
 
+  it('after a crash that lost a held payload (its block stored, not its state) the payload executes again', async () => {
+    f = await engineFixture();
+    const p = await built(f);
+    expect((await f.api.newPayload(3, p, [], BEACON)).status).toBe('VALID');
+    const block = f.store.blockByHash(p.blockHash);
+    const receipts = f.store.receipts(p.blockNumber, p.blockHash);
+    if (block === undefined || receipts === undefined) throw new Error('the built block is stored');
+    const g = await engineFixture();
+    try {
+      // What a kill between newPayload and its forkchoice update leaves: the block's data, its parent the head.
+      await g.store.commitBlockData(block, p.blockHash, receipts);
+      expect(g.store.head().number).toBe(0n);
+      const state = { headBlockHash: p.blockHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 };
+      expect((await g.api.forkchoiceUpdated(3, state)).payloadStatus.status).toBe('SYNCING');
+      expect(g.store.head().number).toBe(0n);
+      // The consensus client sends the payload again: executed, then made the head.
+      expect(await g.api.newPayload(3, p, [], BEACON)).toEqual({
+        status: 'VALID',
+        latestValidHash: p.blockHash,
+        validationError: null,
+      });
+      expect((await g.api.forkchoiceUpdated(3, state)).payloadStatus.status).toBe('VALID');
+      expect(hex(g.store.head().hash)).toBe(hex(p.blockHash));
+      expect(g.store.stateReader().getAccount(Uint8Array.from(Buffer.from('11'.repeat(20), 'hex')))?.balance).toBe(
+        1000n,
+      );
+    } finally {
+      await g.close();
+    }
+  });
+
   it('executes a payload that is not ours (re-execution path) and reports a wrong state root as INVALID', async () => {
     f = await engineFixture();
     const p = await built(f);
