@@ -329,7 +329,10 @@ export async function startExecNode(
   if (peers === undefined && opts.sync?.target !== undefined)
     throw new UsageError('--synctarget needs peers to sync from, and this node runs without execution-layer peers');
   // The one owner of block execution: newPayload, forkchoice, the sync's imports and the sequencer's builds.
-  const executor = await openBlockExecutor(new InlineBlockExecutor(store, importer, builder), {
+  const inline = new InlineBlockExecutor(store, importer, builder);
+  // Stops after the Engine API (hooks run in reverse): a payload it holds is written before the stages close.
+  lifecycle.onStop('block executor', () => inline.close());
+  const executor = await openBlockExecutor(inline, {
     store,
     opts,
     flatState,

@@ -12,7 +12,7 @@ import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
 import { type Block, decodeBlock, encodeBlock } from '../../primitives/block/block.js';
 import { decodeHeader, encodeHeader, type Header, headerHash } from '../../primitives/block/header.js';
-import { toHex as hex } from '../../primitives/bytes.js';
+import { equalBytes, toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, parseChainConfig } from '../../primitives/chainConfig.js';
 import { decodeReceipt, encodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
 import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
@@ -43,6 +43,10 @@ export interface BlockCommit {
   diff: StateDiff;
   storageRoots: ReadonlyMap<string, Uint8Array>;
   newNodes: readonly TrieNode[];
+  /** The receipts' consensus encodings (encodeReceipt), when the caller has them already. */
+  encodedReceipts?: readonly Uint8Array[] | undefined;
+  /** commitBlock only: header, body and receipts are stored already (commitBlockData), only the rest is written. */
+  dataStored?: boolean;
 }
 
 export interface ChainStoreOptions {
@@ -276,18 +280,30 @@ export class ChainStore {
     return { hash, created: true };
   }
 
-  private writeBlock(b: WriteBatch, block: Block, hash: Uint8Array, receipts: readonly Receipt[]): void {
-    this.writeBlockData(b, block, hash, receipts);
+  private writeBlock(
+    b: WriteBatch,
+    block: Block,
+    hash: Uint8Array,
+    receipts: readonly Receipt[],
+    encoded?: readonly Uint8Array[],
+  ): void {
+    this.writeBlockData(b, block, hash, receipts, encoded);
     this.writeCanonical(b, block, hash);
   }
 
   /** Header, body and receipts: what every stored block has, canonical or not. */
-  private writeBlockData(b: WriteBatch, block: Block, hash: Uint8Array, receipts: readonly Receipt[]): void {
+  private writeBlockData(
+    b: WriteBatch,
+    block: Block,
+    hash: Uint8Array,
+    receipts: readonly Receipt[],
+    encoded?: readonly Uint8Array[],
+  ): void {
     const n = Number(block.header.number);
     chain.writeHeaderRlp(b, n, hash, encodeHeader(block.header));
     const full = asList(rlpDecode(encodeBlock(block)), 'block');
     chain.writeBodyRlp(b, n, hash, rlpEncode(full.slice(1) as RlpDecoded[] as Parameters<typeof rlpEncode>[0]));
-    chain.writeReceiptsRlp(b, n, hash, rlpEncode(receipts.map((r) => encodeReceipt(r))));
+    chain.writeReceiptsRlp(b, n, hash, rlpEncode(encoded ? [...encoded] : receipts.map((r) => encodeReceipt(r))));
   }
 
   /** The canonical-index and transaction-index entries of a block. */
@@ -321,7 +337,8 @@ export class ChainStore {
   private writeCodeAndNodes(b: WriteBatch, c: BlockCommit): void {
     for (const [hashHex, code] of c.diff.codes)
       writeCode(b, Uint8Array.from(Buffer.from(hashHex.slice(2), 'hex')), code);
-    for (const [hash, rlp] of c.newNodes) writeTrieNode(b, hash.slice(), rlp.slice());
+    // No copies here: every WriteBatch copies what it is given.
+    for (const [hash, rlp] of c.newNodes) writeTrieNode(b, hash, rlp);
     this.preimages?.write(b, c.diff);
   }
 
@@ -341,7 +358,8 @@ export class ChainStore {
     const reverse = applyChanges(b, this.db.kv, changesFromDiff(c.diff, c.storageRoots));
     chain.writeReverseChanges(b, n, c.hash, encodeChanges(reverse));
     this.writeCodeAndNodes(b, c);
-    this.writeBlock(b, c.block, c.hash, c.receipts);
+    if (c.dataStored === true) this.writeCanonical(b, c.block, c.hash);
+    else this.writeBlock(b, c.block, c.hash, c.receipts, c.encodedReceipts);
     this.writeHead(b, c.block.header.number, c.hash);
     this.pruneChanges(b, c.block.header.number);
     await b.commit();
@@ -358,7 +376,22 @@ export class ChainStore {
     const n = Number(c.block.header.number);
     chain.writeForwardChanges(b, n, c.hash, encodeChanges(changesFromDiff(c.diff, c.storageRoots)));
     this.writeCodeAndNodes(b, c);
-    this.writeBlockData(b, c.block, c.hash, c.receipts);
+    this.writeBlockData(b, c.block, c.hash, c.receipts, c.encodedReceipts);
+    await b.commit();
+  }
+
+  /**
+   * Stores a block's header, body and receipts only, not its state: readable by hash, hasState false (a block
+   * executed and held in memory until it is written with its state, importer.ts).
+   */
+  async commitBlockData(
+    block: Block,
+    hash: Uint8Array,
+    receipts: readonly Receipt[],
+    encoded?: readonly Uint8Array[],
+  ): Promise<void> {
+    const b = this.db.kv.batch();
+    this.writeBlockData(b, block, hash, receipts, encoded);
     await b.commit();
   }
 
@@ -390,6 +423,11 @@ export class ChainStore {
 
   /** Records the safe and finalized blocks of the latest forkchoice (undefined leaves a marker as it is). */
   async setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
+    // op-node repeats the same markers with most updates: no write (and no fsync) for what is already stored.
+    const same = (a: Uint8Array | undefined, b: Uint8Array | undefined) =>
+      a !== undefined && b !== undefined && equalBytes(a, b);
+    if (same(safe, this.safeHash())) safe = undefined;
+    if (same(finalized, this.finalizedHash())) finalized = undefined;
     if (safe === undefined && finalized === undefined) return;
     const b = this.db.kv.batch();
     if (safe !== undefined) chain.writeSafeBlockHash(b, safe);

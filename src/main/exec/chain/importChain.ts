@@ -25,7 +25,7 @@ export async function importChain(
   blocks: readonly ChainBlock[],
 ): Promise<Uint8Array> {
   // The head is the parent unless this run starts at a reorg point, or the Engine API moved it meanwhile.
-  if (!equalBytes(store.head().hash, parent)) await store.setHead(parent);
+  if (!equalBytes(store.head().hash, parent)) await importer.setHead(parent);
   let last = parent;
   try {
     for (const { block, senders } of blocks) {

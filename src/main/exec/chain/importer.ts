@@ -4,8 +4,16 @@
 // `pipeline`, block N is hashed while N+1 executes, and checked before N+1 is accepted or N written), and persist
 // everything in one atomic batch. importBlock extends the canonical head (import command, dev chain); insertBlock executes a
 // block on any stored parent (flat state for the head's children, the trie for other parents) and stores it
-// beside the chain without moving the head — the Engine API's newPayload; forkchoiceUpdated then calls
-// ChainStore.setHead.
+// beside the chain without moving the head — the Engine API's newPayload; forkchoiceUpdated then calls setHead.
+//
+// Held writes (insertBlock with `defer`): op-node sends newPayload N, waits for its answer, then forkchoiceUpdated
+// to N. A deferred child of the head is executed and checked, answered, and kept in memory; a setHead to it then
+// writes it as importBlock does (block, state changes and head in one atomic batch, applied from the diff in hand)
+// instead of a side write followed by a second batch that reads its forward changes back. Anything else the
+// importer is asked first (settle(), which every other entry point calls) stores it beside the chain as
+// insertBlock would have, and so does a timer when nothing comes. Like op-geth, whose newPayload keeps the new
+// state in memory, a VALID block may be lost by a crash before its forkchoiceUpdated: the database then holds its
+// parent as the head, consistent, and the consensus client sends the block again.
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Block, transactionsRoot, unclesHash, withdrawalsRoot } from '../../primitives/block/block.js';
@@ -13,7 +21,7 @@ import { type Header, headerHash } from '../../primitives/block/header.js';
 import { toHex as hex } from '../../primitives/bytes.js';
 import { isOptimism, isTimeForkActive } from '../../primitives/chainConfig.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
-import { encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
+import { encodeReceipt, encodeReceiptForRoot } from '../../primitives/receipt/receipt.js';
 import type { StateCommitmentResult } from '../../primitives/trie/commitment.js';
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../primitives/trie/root.js';
 import type { TxHooks } from '../evm/context.js';
@@ -27,7 +35,7 @@ import type { FlatStateOptions } from '../state/flatState.js';
 import type { StateDiff, StateReader } from '../state/interface.js';
 import { DbStateReader } from '../state/stateStore.js';
 import { TrieStateReader } from '../state/trieReader.js';
-import type { ChainHead, ChainStore } from './chainStore.js';
+import type { ChainHead, ChainStore, HeadChange } from './chainStore.js';
 import { processBlock } from './processBlock.js';
 import { validateHeader } from './validateHeader.js';
 
@@ -48,6 +56,8 @@ export interface ImportResult {
   txs: number;
   /** 'known': the block was already stored (with its state) and nothing was done. */
   status: 'imported' | 'known';
+  /** insertBlock with `defer`: the block is valid and held in memory, not written yet (see the file comment). */
+  held?: boolean;
   timings: ImportTimings;
 }
 
@@ -68,6 +78,9 @@ function invalid(block: Block, message: string): never {
   );
 }
 
+/** OP deposit transactions' type: their receipts alone may be encoded differently for the receipts root. */
+const DEPOSIT_TX_TYPE = 0x7e;
+
 /** The OP-Stack contract whose storage root is the withdrawals root of Isthmus headers. */
 const L2_TO_L1_MESSAGE_PASSER = '0x4200000000000000000000000000000000000016';
 
@@ -79,6 +92,8 @@ export interface ExecutedBlock {
   diff: StateDiff;
   commitment: StateCommitmentResult;
   senders: Uint8Array[];
+  /** The receipts' consensus encodings (stored as they are), when already computed. */
+  encodedReceipts?: Uint8Array[] | undefined;
 }
 
 /** Blocks whose writes may be queued (importBlock with `pipeline`) before the next import waits for the oldest. */
@@ -95,7 +110,12 @@ export interface ImportOptions {
   senders?: Promise<SenderResult[]>;
   /** importBlock only: queue the write, and the state-root check, instead of waiting for them (see importBlock). */
   pipeline?: boolean;
+  /** insertBlock only: hold a child of the head in memory for a setHead to it (see the file comment). */
+  defer?: boolean;
 }
+
+/** How long a held block waits for its setHead before it is written beside the chain anyway. */
+export const HELD_WRITE_IDLE_MS = 100;
 
 /** Executed and checked up to the state root: what the trie commitment and the write need. */
 interface Executed {
@@ -105,6 +125,7 @@ interface Executed {
   diff: StateDiff;
   senders: Uint8Array[];
   isthmus: boolean;
+  encodedReceipts: Uint8Array[];
 }
 
 /** A pipelined block whose commitment is still on the hasher: `verified` rejects if its state root is wrong. */
@@ -130,6 +151,10 @@ export class BlockImporter {
   private verifying: Verifying | undefined;
   /** Hashes of the queued blocks by number (BLOCKHASH before the canonical index has them). */
   private readonly pendingHashes = new Map<bigint, Uint8Array>();
+  /** The held block (insertBlock with `defer`) and the timer that writes it when no setHead comes. */
+  private held: { done: ExecutedBlock; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** The side write of the last held block flushed, until it is done (its error goes to writeError). */
+  private heldWrite: Promise<void> | undefined;
 
   private constructor(
     private readonly store: ChainStore,
@@ -198,6 +223,7 @@ export class BlockImporter {
     const header = block.header;
     const hash = headerHash(header);
     const timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 };
+    if (this.held !== undefined) await this.flushHeld();
     if (this.writeError !== undefined) await this.settle();
     const queued = this.queue;
     const known = this.store.canonicalHash(header.number);
@@ -278,6 +304,7 @@ export class BlockImporter {
         block,
         hash,
         receipts: done.receipts,
+        encodedReceipts: done.encodedReceipts,
         diff: done.diff,
         storageRoots: c.storageRoots,
         newNodes: c.newNodes,
@@ -358,6 +385,7 @@ export class BlockImporter {
    * block, a failed write), once (the queue is then dropped and the importer starts over from the database's head).
    */
   async settle(): Promise<void> {
+    await this.flushHeld();
     const queued = this.queue;
     if (queued !== undefined) {
       try {
@@ -392,11 +420,71 @@ export class BlockImporter {
     await this.settle();
     if (this.store.hasState(hash)) return this.result(block, hash, 'known', timings);
     const done = await this.executeOnParent(block, hash, timings, opts.senders);
+    if (opts.defer === true && equal(header.parentHash, this.store.head().hash)) {
+      // The block itself is durable before the answer (as op-geth writes it at newPayload); its state waits.
+      const t = performance.now();
+      await this.store.commitBlockData(block, hash, done.receipts, done.encodedReceipts);
+      timings.persistence = performance.now() - t;
+      const timer = setTimeout(() => void this.flushHeld(), HELD_WRITE_IDLE_MS);
+      timer.unref?.();
+      this.held = { done, timer };
+      this.logger.debug('Held block', { number: header.number, hash: hex(hash), txs: block.transactions.length });
+      return { ...this.result(block, hash, 'imported', timings), held: true };
+    }
     const t = performance.now();
     await this.persist(() => this.persistSide(done));
     timings.persistence = performance.now() - t;
     this.logger.debug('Inserted block', { number: header.number, hash: hex(hash), txs: block.transactions.length });
     return this.result(block, hash, 'imported', timings);
+  }
+
+  /**
+   * Makes a stored block the head (ChainStore.setHead). The held block, when it is the target and still a child of
+   * the head, is written as the head in one batch instead; any other target first stores the held block beside the
+   * chain.
+   */
+  async setHead(hash: Uint8Array): Promise<HeadChange> {
+    const held = this.held;
+    if (
+      held !== undefined &&
+      equal(held.done.hash, hash) &&
+      this.queue === undefined &&
+      equal(held.done.block.header.parentHash, this.store.head().hash)
+    ) {
+      this.held = undefined;
+      clearTimeout(held.timer);
+      const { done } = held;
+      await this.persist(() =>
+        this.store.commitBlock({
+          block: done.block,
+          hash: done.hash,
+          receipts: done.receipts,
+          diff: done.diff,
+          storageRoots: done.commitment.storageRoots,
+          newNodes: done.commitment.newNodes,
+          dataStored: true,
+        }),
+      );
+      return { unwound: 0, applied: 1 };
+    }
+    await this.settle();
+    return this.store.setHead(hash);
+  }
+
+  /** Stores the held block beside the chain (as insertBlock without `defer`); a failed write goes to writeError. */
+  private async flushHeld(): Promise<void> {
+    const held = this.held;
+    if (held !== undefined) {
+      this.held = undefined;
+      clearTimeout(held.timer);
+      const before = this.heldWrite ?? Promise.resolve();
+      this.heldWrite = before.then(() =>
+        this.persist(() => this.persistSide(held.done)).catch((err: unknown) => {
+          this.writeError ??= err;
+        }),
+      );
+    }
+    await this.heldWrite;
   }
 
   /** Runs a write; if it fails, the overlay (already advanced to the unwritten block) is dropped. */
@@ -415,6 +503,7 @@ export class BlockImporter {
       block: done.block,
       hash: done.hash,
       receipts: done.receipts,
+      encodedReceipts: done.encodedReceipts,
       diff: done.diff,
       storageRoots: done.commitment.storageRoots,
       newNodes: done.commitment.newNodes,
@@ -626,7 +715,12 @@ export class BlockImporter {
     if (header.blobGasUsed !== undefined && outcome.blobGasUsed !== header.blobGasUsed) {
       invalid(block, `blob gas used mismatch: header ${header.blobGasUsed}, executed ${outcome.blobGasUsed}`);
     }
-    const receiptsRoot = orderedTrieRoot(outcome.receipts.map(encodeReceiptForRoot));
+    // Stored as encodeReceipt gives them; the root's encoding differs for some deposit receipts only.
+    const forRoot = outcome.receipts.map(encodeReceiptForRoot);
+    const encodedReceipts = outcome.receipts.map((r, i) =>
+      r.type === DEPOSIT_TX_TYPE ? encodeReceipt(r) : forRoot[i]!,
+    );
+    const receiptsRoot = orderedTrieRoot(forRoot);
     if (!equal(receiptsRoot, header.receiptsRoot))
       invalid(block, `receipt root mismatch: header ${hex(header.receiptsRoot)}, executed ${hex(receiptsRoot)}`);
     if (!equal(outcome.logsBloom, header.logsBloom)) invalid(block, 'logs bloom mismatch');
@@ -635,7 +729,7 @@ export class BlockImporter {
       invalid(block, `requests hash mismatch: header ${hex(header.requestsHash)}, executed ${hex(requestsHash)}`);
     const diff = this.executor.state.diff();
     timings.execution = performance.now() - t - waited;
-    return { block, hash, receipts: outcome.receipts, diff, senders, isthmus };
+    return { block, hash, receipts: outcome.receipts, diff, senders, isthmus, encodedReceipts };
   }
 
   /** The senders of a block's transactions; a signature that does not recover makes the block invalid. */

@@ -137,6 +137,12 @@ export class EngineApi {
   private readonly invalid = new Map<string, Uint8Array>();
   /** Payloads whose parent is unknown, kept for a forkchoiceUpdated that makes them the sync target (geth's remoteBlocks). */
   private readonly remote = new Map<string, Block>();
+  /**
+   * The last payload the executor held in memory (BlockExecutor.insert with `defer`): stored with state as far as
+   * this API is concerned, since the executor writes it before anything else it does (as the head when the next
+   * call is the forkchoiceUpdated to it, beside the chain otherwise), though the database may not hold it yet.
+   */
+  private held: { hash: Uint8Array; header: Header } | undefined;
 
   constructor(
     /** The coordinator's reads of the chain; every change to it goes through the executor. */
@@ -255,7 +261,7 @@ export class EngineApi {
       if (actual.length !== expected.length || actual.some((h, i) => h.toLowerCase() !== expected[i]))
         return { status: 'INVALID', latestValidHash: null, validationError: 'invalid blob versioned hashes' };
     }
-    if (this.store.hasState(hash)) return { status: 'VALID', latestValidHash: hash, validationError: null };
+    if (this.hasState(hash)) return { status: 'VALID', latestValidHash: hash, validationError: null };
     const badAncestor = this.invalid.get(hex(hash)) ?? this.invalid.get(hex(payload.parentHash));
     if (badAncestor !== undefined) {
       this.markInvalid(hash, badAncestor);
@@ -265,7 +271,7 @@ export class EngineApi {
         validationError: 'links to a previously rejected block',
       };
     }
-    if (!this.store.hasState(payload.parentHash)) {
+    if (!this.hasState(payload.parentHash)) {
       this.deps.logger.debug('newPayload with an unknown parent', {
         number: payload.blockNumber,
         parent: hex(payload.parentHash),
@@ -279,7 +285,9 @@ export class EngineApi {
     try {
       // Our own payload is stored as built; anything else is executed.
       if (!(await this.executor.insertBuilt(hash))) {
-        const r = await this.executor.insert(block);
+        // op-node's forkchoiceUpdated to this block comes next: the executor writes it then, as the head.
+        const r = await this.executor.insert(block, { defer: true });
+        if (r.held === true) this.held = { hash, header: block.header };
         if (r.status === 'imported') this.deps.imported?.(r.timings);
       }
     } catch (e) {
@@ -291,6 +299,18 @@ export class EngineApi {
       throw e;
     }
     return { status: 'VALID', latestValidHash: hash, validationError: null };
+  }
+
+  /** Stored with state, or held by the executor. */
+  private hasState(hash: Uint8Array): boolean {
+    return this.store.hasState(hash) || (this.held !== undefined && equal(this.held.hash, hash));
+  }
+
+  private headerByHash(hash: Uint8Array): Header | undefined {
+    return (
+      this.store.headerByHash(hash) ??
+      (this.held !== undefined && equal(this.held.hash, hash) ? this.held.header : undefined)
+    );
   }
 
   private markInvalid(hash: Uint8Array, latestValid: Uint8Array): void {
@@ -369,8 +389,8 @@ export class EngineApi {
         },
         ...none,
       };
-    const head = this.store.headerByHash(state.headBlockHash);
-    if (head === undefined || !this.store.hasState(state.headBlockHash)) {
+    const head = this.headerByHash(state.headBlockHash);
+    if (head === undefined || !this.hasState(state.headBlockHash)) {
       this.deps.logger.debug('Forkchoice update to an unknown block', { head: hex(state.headBlockHash) });
       if (this.deps.sync !== undefined) {
         const block = this.remote.get(hex(state.headBlockHash));

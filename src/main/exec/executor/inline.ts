@@ -20,13 +20,14 @@ export class InlineBlockExecutor implements BlockExecutor {
     private readonly builder: BlockBuilder,
   ) {}
 
-  insert(block: Block): Promise<ImportResult> {
-    return this.importer.insertBlock(block);
+  insert(block: Block, opts: { defer?: boolean } = {}): Promise<ImportResult> {
+    return this.importer.insertBlock(block, opts);
   }
 
   async insertBuilt(hash: Uint8Array): Promise<boolean> {
     const built = this.#built.get(hash);
     if (built === undefined) return false;
+    await this.importer.settle();
     await this.importer.persistSide(built);
     return true;
   }
@@ -36,19 +37,26 @@ export class InlineBlockExecutor implements BlockExecutor {
   }
 
   setHead(hash: Uint8Array): Promise<HeadChange> {
-    return this.store.setHead(hash);
+    return this.importer.setHead(hash);
   }
 
-  setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
+  async setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
+    await this.importer.settle();
     return this.store.setForkchoiceMarkers(safe, finalized);
   }
 
   /** `pool`: where pool transactions come from, when not the builder's own (the executor thread's snapshot). */
   async build(parent: Uint8Array, attrs: BuildAttributes, pool?: BuildTxSource): Promise<BuiltPayload> {
+    await this.importer.settle();
     const built = await (pool === undefined
       ? this.builder.build(parent, attrs)
       : this.builder.build(parent, attrs, pool));
     this.#built.keep(built);
     return { block: built.block, hash: built.hash, blockValue: built.blockValue };
+  }
+
+  /** Writes the held block, if any (node shutdown). */
+  close(): Promise<void> {
+    return this.importer.settle();
   }
 }

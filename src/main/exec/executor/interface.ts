@@ -26,12 +26,14 @@ export interface BlockExecutor {
    * Executes a block on its stored parent's state (the head's child on the warm flat state, any other parent on
    * the trie), checks it and stores it beside the chain without moving the head; 'known' when it is stored with its
    * state already. Throws BLOCK_INVALID or HEADER_* for an invalid block (nothing of it is stored),
-   * BLOCK_UNKNOWN_PARENT when the parent or its state is missing.
+   * BLOCK_UNKNOWN_PARENT when the parent or its state is missing. With `defer`, a child of the head is held in
+   * memory (result `held`) for a setHead to it that follows at once, which then writes it as the head in one
+   * batch; any other call first stores it beside the chain (BlockImporter's held writes).
    */
-  insert(block: Block): Promise<ImportResult>;
+  insert(block: Block, opts?: { defer?: boolean }): Promise<ImportResult>;
   /** Stores a block this executor built, without executing it again; false when it does not hold that block. */
   insertBuilt(hash: Uint8Array): Promise<boolean>;
-  /** Makes a stored block with state the head (a reorg when it is on another branch): ChainStore.setHead. */
+  /** Makes a stored (or held) block with state the head (a reorg when it is on another branch): ChainStore.setHead. */
   setHead(hash: Uint8Array): Promise<HeadChange>;
   /** Writes the safe and finalized markers (canonical blocks; undefined leaves a marker as it is). */
   setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void>;

@@ -21,6 +21,7 @@ import type { Logger } from '../../common/logger/index.js';
 import type { TaskMapOf } from '../../pool/interface.js';
 import { PiscinaPool } from '../../pool/piscina.js';
 import type { Block } from '../../primitives/block/block.js';
+import { equalBytes } from '../../primitives/bytes.js';
 import { isOptimism } from '../../primitives/chainConfig.js';
 import { type BuildCandidate, takeCandidates } from '../chain/buildCandidates.js';
 import { type BuildAttributes, type BuildTxSource, blockTemplate, poolFilterFor } from '../chain/builder.js';
@@ -69,9 +70,9 @@ export class WorkerBlockExecutor implements BlockExecutor {
     return new WorkerBlockExecutor(store, pool, env, deps.txPool);
   }
 
-  async insert(block: Block): Promise<ImportResult> {
+  async insert(block: Block, opts: { defer?: boolean } = {}): Promise<ImportResult> {
     try {
-      return await this.pool.run('insert', { env: this.env, block });
+      return await this.pool.run('insert', { env: this.env, block, defer: opts.defer === true });
     } finally {
       this.store.db.kv.renewReads?.();
     }
@@ -112,6 +113,10 @@ export class WorkerBlockExecutor implements BlockExecutor {
   }
 
   async setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
+    // Most forkchoice updates repeat the stored markers: no trip to the thread for them.
+    const stored = (m: Uint8Array | undefined, now: Uint8Array | undefined) =>
+      m === undefined || (now !== undefined && equalBytes(m, now));
+    if (stored(safe, this.store.safeHash()) && stored(finalized, this.store.finalizedHash())) return;
     try {
       await this.pool.run('setForkchoiceMarkers', { env: this.env, safe, finalized });
     } finally {

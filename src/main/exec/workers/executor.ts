@@ -109,8 +109,8 @@ async function guarded<T>(fn: () => Promise<T>): Promise<TaskResult<T>> {
 }
 
 /** newPayload: execute on the stored parent, check, store beside the chain (BlockImporter.insertBlock). */
-export function insert(input: { env: ExecutorEnv; block: Block }): Promise<TaskResult<ImportResult>> {
-  return guarded(async () => (await open(input.env)).importer.insertBlock(input.block));
+export function insert(input: { env: ExecutorEnv; block: Block; defer: boolean }): Promise<TaskResult<ImportResult>> {
+  return guarded(async () => (await open(input.env)).importer.insertBlock(input.block, { defer: input.defer }));
 }
 
 /**
@@ -134,7 +134,7 @@ export function importChain(input: {
 
 /** forkchoiceUpdated's head: ChainStore.setHead here (its head events fire on the coordinator, see worker.ts). */
 export function setHead(input: { env: ExecutorEnv; hash: Uint8Array }): Promise<TaskResult<HeadChange>> {
-  return guarded(async () => (await open(input.env)).store.setHead(input.hash));
+  return guarded(async () => (await open(input.env)).importer.setHead(input.hash));
 }
 
 export function setForkchoiceMarkers(input: {
@@ -143,7 +143,9 @@ export function setForkchoiceMarkers(input: {
   finalized: Uint8Array | undefined;
 }): Promise<TaskResult<null>> {
   return guarded(async () => {
-    await (await open(input.env)).store.setForkchoiceMarkers(input.safe, input.finalized);
+    const o = await open(input.env);
+    await o.importer.settle();
+    await o.store.setForkchoiceMarkers(input.safe, input.finalized);
     return null;
   });
 }
@@ -160,6 +162,7 @@ export function build(input: {
 }): Promise<TaskResult<Pick<BuiltBlock, 'block' | 'hash' | 'blockValue'>>> {
   return guarded(async () => {
     const o = await open(input.env);
+    await o.importer.settle();
     const built = await o.builder.build(input.parent, input.attrs, candidateSource(input.candidates));
     o.built.keep(built);
     return { block: built.block, hash: built.hash, blockValue: built.blockValue };
@@ -172,6 +175,7 @@ export function insertBuilt(input: { env: ExecutorEnv; hash: Uint8Array }): Prom
     const o = await open(input.env);
     const built = o.built.get(input.hash);
     if (built === undefined) return false;
+    await o.importer.settle();
     await o.importer.persistSide(built);
     return true;
   });

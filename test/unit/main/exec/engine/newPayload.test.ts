@@ -48,6 +48,79 @@ describe.each(['inline', 'worker'] as const)('engine_newPayload (%s executor)', 
     expect(await f.api.newPayload(3, p, [], BEACON)).toEqual(s);
   });
 
+  it('a payload that is not ours waits for its forkchoice update; a child sent first stores it beside the chain', async () => {
+    f = await engineFixture();
+    // Three blocks built and made the head on `f`, one transfer of 1000 wei each, then sent to `g`.
+    const payloads: ExecutionPayload[] = [];
+    let parent = f.genesisHash;
+    for (let i = 0; i < 3; i++) {
+      f.pool.txs = [pending(await transfer(i))];
+      const state = { headBlockHash: parent, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 };
+      const r = await f.api.forkchoiceUpdated(3, state, attributes(12n * BigInt(i + 1)));
+      const p = f.api.getPayload(3, r.payloadId as Uint8Array).executionPayload;
+      expect((await f.api.newPayload(3, p, [], BEACON)).status).toBe('VALID');
+      await f.api.forkchoiceUpdated(3, { ...state, headBlockHash: p.blockHash });
+      payloads.push(p);
+      parent = p.blockHash;
+    }
+    const [p1, p2, p3] = payloads as [ExecutionPayload, ExecutionPayload, ExecutionPayload];
+    const fcu = (head: Uint8Array) =>
+      g.api.forkchoiceUpdated(3, { headBlockHash: head, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 });
+    const to = Uint8Array.from(Buffer.from('11'.repeat(20), 'hex'));
+    const g = await engineFixture();
+    try {
+      const valid = (p: ExecutionPayload) => ({ status: 'VALID', latestValidHash: p.blockHash, validationError: null });
+      expect(await g.api.newPayload(3, p1, [], BEACON)).toEqual(valid(p1));
+      // Held by the executor: the block is readable, the head has not moved; VALID again when sent again.
+      expect(g.store.blockByHash(p1.blockHash)?.transactions).toHaveLength(1);
+      expect(g.store.head().number).toBe(0n);
+      expect(await g.api.newPayload(3, p1, [], BEACON)).toEqual(valid(p1));
+      expect((await fcu(p1.blockHash)).payloadStatus).toEqual(valid(p1));
+      expect(hex(g.store.head().hash)).toBe(hex(p1.blockHash));
+      expect(g.store.stateReader().getAccount(to)?.balance).toBe(1000n);
+      // p2 held, then its child before any forkchoice update: p2 is stored beside the chain and p3 runs on it.
+      expect(await g.api.newPayload(3, p2, [], BEACON)).toEqual(valid(p2));
+      expect(await g.api.newPayload(3, p3, [], BEACON)).toEqual(valid(p3));
+      expect(g.store.head().number).toBe(1n);
+      expect((await fcu(p3.blockHash)).payloadStatus).toEqual(valid(p3));
+      expect(hex(g.store.head().hash)).toBe(hex(p3.blockHash));
+      expect(g.store.stateReader().getAccount(to)?.balance).toBe(3000n);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('after a crash that lost a held payload (its block stored, not its state) the payload executes again', async () => {
+    f = await engineFixture();
+    const p = await built(f);
+    expect((await f.api.newPayload(3, p, [], BEACON)).status).toBe('VALID');
+    const block = f.store.blockByHash(p.blockHash);
+    const receipts = f.store.receipts(p.blockNumber, p.blockHash);
+    if (block === undefined || receipts === undefined) throw new Error('the built block is stored');
+    const g = await engineFixture();
+    try {
+      // What a kill between newPayload and its forkchoice update leaves: the block's data, its parent the head.
+      await g.store.commitBlockData(block, p.blockHash, receipts);
+      expect(g.store.head().number).toBe(0n);
+      const state = { headBlockHash: p.blockHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 };
+      expect((await g.api.forkchoiceUpdated(3, state)).payloadStatus.status).toBe('SYNCING');
+      expect(g.store.head().number).toBe(0n);
+      // The consensus client sends the payload again: executed, then made the head.
+      expect(await g.api.newPayload(3, p, [], BEACON)).toEqual({
+        status: 'VALID',
+        latestValidHash: p.blockHash,
+        validationError: null,
+      });
+      expect((await g.api.forkchoiceUpdated(3, state)).payloadStatus.status).toBe('VALID');
+      expect(hex(g.store.head().hash)).toBe(hex(p.blockHash));
+      expect(g.store.stateReader().getAccount(Uint8Array.from(Buffer.from('11'.repeat(20), 'hex')))?.balance).toBe(
+        1000n,
+      );
+    } finally {
+      await g.close();
+    }
+  });
+
   it('executes a payload that is not ours (re-execution path) and reports a wrong state root as INVALID', async () => {
     f = await engineFixture();
     const p = await built(f);

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { BlockBuilder } from '../../../../../src/main/exec/chain/builder.js';
 import { MAX_BUILT_BLOCKS } from '../../../../../src/main/exec/chain/builtBlocks.js';
@@ -195,6 +195,65 @@ describe.each([
     expect(await dst.executor.importChain(first, [{ block: run[2] as Block }])).toEqual(parent);
     expect(hex(dst.store.head().hash)).toBe(hex(parent));
     expect(heads.at(-1)?.number).toBe(3n);
+  });
+
+  it('holds a deferred child of the head until the forkchoice update to it, which writes state and head at once', async () => {
+    const src = await node();
+    const dst = await node();
+    const to = bytes(`0x${'11'.repeat(20)}`);
+    // a1 → a2 → a3 → a4, one transfer of 1000 wei each; b1 a side block on the genesis.
+    const chain: Array<{ block: Block; hash: Uint8Array }> = [];
+    let parent = src.genesis;
+    for (let i = 0; i < 4; i++) {
+      src.pool.txs = [pending(await transfer(i))];
+      const built = await src.executor.build(parent, attrs(12n * BigInt(i + 1)));
+      await src.executor.insertBuilt(built.hash);
+      await src.executor.setHead(built.hash);
+      chain.push(built);
+      parent = built.hash;
+    }
+    src.pool.txs = [];
+    const b1 = await src.executor.build(src.genesis, attrs(12n, 0xbb));
+    const [a1, a2, a3, a4] = chain as [(typeof chain)[0], (typeof chain)[0], (typeof chain)[0], (typeof chain)[0]];
+    const heads: NewHeadEvent[] = [];
+    headEvents(dst.db).on((h) => heads.push(h));
+
+    // Held: the block is stored (readable by hash) but not its state; the head stays.
+    const r1 = await dst.executor.insert(a1.block, { defer: true });
+    expect(r1).toMatchObject({ status: 'imported', held: true });
+    expect(dst.store.blockByHash(a1.hash)?.transactions).toHaveLength(1);
+    expect(dst.store.hasState(a1.hash)).toBe(false);
+    expect(dst.store.head().number).toBe(0n);
+    // The forkchoice update to it: one write, as a canonical import (reverse changes kept for a reorg).
+    expect(await dst.executor.setHead(a1.hash)).toEqual({ unwound: 0, applied: 1 });
+    expect(hex(dst.store.head().hash)).toBe(hex(a1.hash));
+    expect(heads.map((h) => h.number)).toEqual([1n]);
+    expect(dst.store.receipts(1n, a1.hash)).toHaveLength(1);
+    expect(dst.store.stateReader().getAccount(to)?.balance).toBe(1000n);
+
+    // Another call first (a side block): the held a2 is written beside the chain, then made the head from there.
+    expect((await dst.executor.insert(a2.block, { defer: true })).held).toBe(true);
+    expect((await dst.executor.insert(b1.block, { defer: true })).held).toBeUndefined();
+    expect(dst.store.hasState(a2.hash)).toBe(true);
+    expect(dst.store.hasState(b1.hash)).toBe(true);
+    expect(dst.store.head().number).toBe(1n);
+    expect(await dst.executor.setHead(a2.hash)).toEqual({ unwound: 0, applied: 1 });
+
+    // Nothing follows: the held block is written beside the chain after a short while.
+    expect((await dst.executor.insert(a3.block, { defer: true })).held).toBe(true);
+    await vi.waitFor(() => expect(dst.store.hasState(a3.hash)).toBe(true), { timeout: 5000, interval: 20 });
+    expect(dst.store.head().number).toBe(2n);
+    expect(await dst.executor.setHead(a3.hash)).toEqual({ unwound: 0, applied: 1 });
+
+    // a4 executes on the flat state the held writes left: its state root checks out, and a reorg unwinds them.
+    expect((await dst.executor.insert(a4.block, { defer: true })).held).toBe(true);
+    expect(await dst.executor.setHead(a4.hash)).toEqual({ unwound: 0, applied: 1 });
+    expect(dst.store.stateReader().getAccount(to)?.balance).toBe(4000n);
+    expect(await dst.executor.setHead(b1.hash)).toEqual({ unwound: 4, applied: 1 });
+    expect(dst.store.stateReader().getAccount(to)).toBeUndefined();
+    expect(await dst.executor.setHead(a4.hash)).toEqual({ unwound: 1, applied: 4 });
+    expect(dst.store.stateReader().getAccount(to)?.balance).toBe(4000n);
+    expect(heads.at(-1)?.number).toBe(4n);
   });
 
   it('executes blocks built elsewhere, reorgs to a side branch and back, and refuses an invalid block', async () => {
