@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateChain } from '../../bench/import/generate.js';
 import { type ChainMeta, chainFiles, DEFAULT_PARAMS } from '../../bench/import/params.js';
+import { xorshiftRng } from '../../bench/rng.js';
 import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
 import { openDatabase } from '../../src/main/exec/db/open.js';
 import { headerHash } from '../../src/main/primitives/block/header.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
-import { xorshiftRng } from '../helpers/rng.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { xorshiftRng } from '../../../../../bench/rng.js';
 import {
   compareBytes,
   DbErrorCode,
@@ -61,19 +62,6 @@ async function expectCode(p: Promise<unknown> | (() => unknown), code: string): 
     return;
   }
   throw new Error(`expected an error with code ${code}`);
-}
-
-/** A deterministic pseudo-random generator (xorshift32). */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x1_0000_0000;
-  };
 }
 
 function keysOf(store: { iterate(o?: IterateOptions): Iterable<{ key: Uint8Array }> }, o?: IterateOptions): string[] {
@@ -245,7 +233,7 @@ describe.each(IMPLEMENTATIONS)('KVStore over %s', (_name, impl) => {
 
     it('honours gte, lt, prefix, reverse and limit (against a model, randomised)', async () => {
       const db = fresh();
-      const next = rng(42);
+      const next = xorshiftRng(42).float;
       const model = new Map<string, Uint8Array>();
       const w = db.batch();
       for (let i = 0; i < 400; i++) {
