@@ -2,11 +2,11 @@
 // --exec, --preload with --jspath, piped interactive input, and `console` starting its own node.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { freePort } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
@@ -22,15 +22,6 @@ function env(): NodeJS.ProcessEnv {
 function exec(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(), timeout: 60_000, input });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 let node: ChildProcess;

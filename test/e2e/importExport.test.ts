@@ -3,7 +3,6 @@
 // that chain, and the next import must resume after it and end on the chain's head with every state root checked.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
 import { openDatabase } from '../../src/main/exec/db/open.js';
 import { headerHash } from '../../src/main/primitives/block/header.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { freePort } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
@@ -144,12 +144,7 @@ describe('tern-exec import killed with SIGKILL', () => {
   it('serves a CPU profile during the import that go tool pprof reads, worker threads included', async () => {
     const datadir = join(work, 'profiled');
     expect(exec(['--datadir', datadir, 'init', files.genesis]).code).toBe(0);
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const { port: p } = s.address() as { port: number };
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const child = spawn(
       process.execPath,
       [BIN, '--log.format', 'json', '--datadir', datadir, '--pprof', `--pprof.port=${port}`, 'import', files.chain],

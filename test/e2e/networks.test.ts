@@ -5,12 +5,12 @@
 // genesis block.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireRegistryNetwork } from '../../src/main/networks/registry.js';
 import { ROOT } from '../helpers/paths.js';
+import { freePort } from '../helpers/processes.js';
 
 const BIN = { 'tern-node': join(ROOT, 'bin/tern-node.js'), 'tern-exec': join(ROOT, 'bin/tern-exec.js') };
 const work = mkdtempSync(join(tmpdir(), 'tern-networks-e2e-'));
@@ -20,15 +20,6 @@ function env(): NodeJS.ProcessEnv {
   const e = { ...process.env };
   for (const k of Object.keys(e)) if (k.startsWith('TERN_')) delete e[k];
   return e;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {

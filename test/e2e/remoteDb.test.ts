@@ -4,12 +4,12 @@
 // commands run on the serving node's own database; commands that write are refused.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/main/common/logger/index.js';
 import { ROOT } from '../helpers/paths.js';
+import { freePort } from '../helpers/processes.js';
 import { buildTestChain, EXECUTION_APIS } from '../unit/main/exec/rpc/chain.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
@@ -28,14 +28,6 @@ function env(): NodeJS.ProcessEnv {
 function exec(args: string[]) {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(), timeout: 120_000 });
   return { code: r.status, stderr: r.stderr };
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 beforeAll(async () => {
