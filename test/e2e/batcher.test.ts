@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { RpcClient } from '../../src/main/common/rpc/client.js';
 import { decodeBlobData } from '../../src/main/protocol/blob/blobData.js';
 import { ROOT } from '../helpers/paths.js';
-import { freePort } from '../helpers/processes.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 import { decodeBatches } from '../unit/main/batcher/decodeBatches.js';
 import { type Epoch, fakeL2Chain, L2_CHAIN_ID, userTxsOf } from '../unit/main/batcher/l2Fixtures.js';
 
@@ -142,8 +142,7 @@ async function runCase(mode: 'calldata' | 'blobs', batchType: 0 | 1, admin = fal
     const adminArgs = admin
       ? ['--stopped', '--rpc.enable-admin', '--rpc.addr=127.0.0.1', `--rpc.port=${adminPort}`]
       : [];
-    const env = { ...process.env };
-    for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+    const env = cleanEnv();
     batcher = spawn(
       process.execPath,
       [

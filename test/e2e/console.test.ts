@@ -6,21 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
-import { freePort } from '../helpers/processes.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-console-'));
 const datadir = join(work, 'data');
 
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  for (const k of Object.keys(e)) if (k.startsWith('TERN_')) delete e[k];
-  return e;
-}
-
 function exec(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(), timeout: 60_000, input });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 60_000, input });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -33,7 +27,7 @@ beforeAll(async () => {
   port = await freePort();
   const args = ['--datadir', datadir, '--http', '--http.port', String(port), '--http.api', 'eth,net,web3'];
   node = spawn(process.execPath, [BIN, ...args, '--authrpc.port', String(await freePort())], {
-    env: env(),
+    env: cleanEnv(),
     stdio: 'ignore',
   });
   const ipc = join(datadir, 'tern-exec.ipc');

@@ -22,7 +22,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { load as loadCKzg } from '../../src/main/protocol/crypto/kzg.js';
 import { ROOT } from '../helpers/paths.js';
-import { freePort } from '../helpers/processes.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const CAST = join(ROOT, 'node_modules/@foundry-rs/cast-linux-amd64/bin/cast');
@@ -61,8 +61,7 @@ beforeAll(async () => {
   ];
   rpc = `http://127.0.0.1:${httpPort}`;
   wsUrl = `ws://127.0.0.1:${wsPort}`;
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+  const env = cleanEnv();
   node = spawn(
     process.execPath,
     [

@@ -20,6 +20,7 @@ import { attachEraHistory } from '../../src/main/exec/node.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { decodeHeader } from '../../src/main/primitives/block/header.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv } from '../helpers/processes.js';
 import { buildTestChain, EXECUTION_APIS, serveTestChain } from '../unit/main/exec/rpc/chain.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
@@ -28,8 +29,7 @@ const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 function exec(args: string[]) {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+  const env = cleanEnv();
   const r = spawnSync(process.execPath, [BIN, '--log.format', 'json', ...args], {
     encoding: 'utf8',
     env,

@@ -13,18 +13,12 @@ import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
 import { openDatabase } from '../../src/main/exec/db/open.js';
 import { headerHash } from '../../src/main/primitives/block/header.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
-import { freePort } from '../helpers/processes.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-import-'));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
 
 function exec(args: string[]) {
   const r = spawnSync(process.execPath, [BIN, '--log.format', 'json', ...args], {

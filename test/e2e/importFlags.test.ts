@@ -10,6 +10,7 @@ import { openDatabase } from '../../src/main/exec/db/open.js';
 import { TablePrefix, tablePrefix } from '../../src/main/exec/db/schema.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { cleanEnv } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
@@ -18,8 +19,7 @@ const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function exec(args: string[]) {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+  const env = cleanEnv();
   const r = spawnSync(process.execPath, [BIN, '--log.format', 'json', ...args], {
     encoding: 'utf8',
     env,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/main/common/logger/index.js';
 import { ROOT } from '../helpers/paths.js';
-import { freePort } from '../helpers/processes.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 import { buildTestChain, EXECUTION_APIS } from '../unit/main/exec/rpc/chain.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
@@ -19,14 +19,8 @@ const empty = join(work, 'empty');
 let server: ChildProcess | undefined;
 let url = '';
 
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  for (const k of Object.keys(e)) if (k.startsWith('TERN_')) delete e[k];
-  return e;
-}
-
 function exec(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(), timeout: 120_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000 });
   return { code: r.status, stderr: r.stderr };
 }
 
@@ -53,7 +47,7 @@ beforeAll(async () => {
       '0',
       '--ipcdisable',
     ],
-    { env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
     let out = '';
