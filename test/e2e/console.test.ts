@@ -1,10 +1,11 @@
 // The console as an operator uses it: `attach` to a running tern-exec over IPC (default) and HTTP with --header,
 // --exec, --preload with --jspath, piped interactive input, and `console` starting its own node.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execTernExec } from '../helpers/execProcesses.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
 import { cleanEnv, freePort } from '../helpers/processes.js';
 
@@ -13,10 +14,7 @@ const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-console-'));
 const datadir = join(work, 'data');
 
-function exec(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 60_000, input });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const exec = execTernExec;
 
 let node: ChildProcess;
 let port: number;

@@ -1,7 +1,7 @@
 // `tern-exec import` and `export` as an operator runs them: real processes over dist/. The crash test kills the
 // importer with SIGKILL in the middle of a chain several times; each time the database must open at a block of
 // that chain, and the next import must resume after it and end on the chain's head with every state root checked.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { xorshiftRng } from '../../bench/rng.js';
 import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
 import { openDatabase } from '../../src/main/exec/db/open.js';
 import { headerHash } from '../../src/main/primitives/block/header.js';
+import { execTernExec } from '../helpers/execProcesses.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
 import { cleanEnv, freePort } from '../helpers/processes.js';
 
@@ -20,14 +21,8 @@ const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-import-'));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-function exec(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, '--log.format', 'json', ...args], {
-    encoding: 'utf8',
-    env: cleanEnv(),
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** tern-exec with JSON logs. */
+const exec = (args: string[]) => execTernExec(['--log.format', 'json', ...args]);
 
 function logLine(stderr: string, msg: string): Record<string, unknown> | undefined {
   for (const line of stderr.split('\n')) {

@@ -2,12 +2,13 @@
 // `export` / `export-history` run by another process against it with an empty --datadir, reading every key and
 // ancient item through debug_dbGet / debug_dbAncient. Their files must be byte for byte those of the same
 // commands run on the serving node's own database; commands that write are refused.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/main/common/logger/index.js';
+import { execTernExec } from '../helpers/execProcesses.js';
 import { ROOT } from '../helpers/paths.js';
 import { cleanEnv, freePort } from '../helpers/processes.js';
 import { buildTestChain, EXECUTION_APIS } from '../unit/main/exec/rpc/chain.js';
@@ -19,10 +20,7 @@ const empty = join(work, 'empty');
 let server: ChildProcess | undefined;
 let url = '';
 
-function exec(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000 });
-  return { code: r.status, stderr: r.stderr };
-}
+const exec = execTernExec;
 
 beforeAll(async () => {
   const logger = createLogger({ level: 'silent', format: 'json' }).logger;

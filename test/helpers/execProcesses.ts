@@ -8,10 +8,22 @@ import { cleanEnv, freePort } from './processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 
+export interface ExecRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** One tern-exec run to its end (2 minutes at most), `input` on its stdin. */
+export function execTernExec(args: string[], input?: string): ExecRun {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000, input });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** One tern-exec subcommand run to its end (init, import); it must exit 0. */
 export function runTernExec(args: string[]): void {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000 });
-  expect(r.status, r.stderr).toBe(0);
+  const r = execTernExec(args);
+  expect(r.code, r.stderr).toBe(0);
 }
 
 export interface ExecProcess {
