@@ -18,7 +18,7 @@ import { Era1File } from '../../src/main/exec/era/store.js';
 import { attachEraHistory } from '../../src/main/exec/node.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { decodeHeader } from '../../src/main/primitives/block/header.js';
-import { execTernExec } from '../helpers/execProcesses.js';
+import { execTernExec, headOf } from '../helpers/execProcesses.js';
 import { buildTestChain, EXECUTION_APIS, serveTestChain } from '../unit/main/exec/rpc/chain.js';
 
 const work = mkdtempSync(join(tmpdir(), 'tern-era-'));
@@ -28,16 +28,6 @@ const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 /** tern-exec with JSON logs. */
 const exec = (args: string[]) => execTernExec(['--log.format', 'json', ...args]);
 const errorLine = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('tern-exec: '));
-
-async function headOf(datadir: string): Promise<{ number: bigint; hash: string }> {
-  const db = await openDatabase({ datadir });
-  try {
-    const head = new ChainStore(db).head();
-    return { number: head.number, hash: hex(head.hash) };
-  } finally {
-    await db.close();
-  }
-}
 
 const source = join(work, 'source');
 const eras = join(work, 'eras');

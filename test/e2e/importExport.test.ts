@@ -9,10 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateChain } from '../../bench/import/generate.js';
 import { type ChainMeta, chainFiles, DEFAULT_PARAMS } from '../../bench/import/params.js';
 import { xorshiftRng } from '../../bench/rng.js';
-import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
-import { openDatabase } from '../../src/main/exec/db/open.js';
 import { headerHash } from '../../src/main/primitives/block/header.js';
-import { execTernExec } from '../helpers/execProcesses.js';
+import { execTernExec, headOf } from '../helpers/execProcesses.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
 import { cleanEnv, freePort } from '../helpers/processes.js';
 
@@ -34,16 +32,6 @@ function logLine(stderr: string, msg: string): Record<string, unknown> | undefin
 }
 
 /** The head of the database in `datadir`, read directly (the process that wrote it is gone). */
-async function headOf(datadir: string): Promise<{ number: bigint; hash: string }> {
-  const db = await openDatabase({ datadir });
-  try {
-    const head = new ChainStore(db).head();
-    return { number: head.number, hash: hex(head.hash) };
-  } finally {
-    await db.close();
-  }
-}
-
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('tern-exec export', () => {

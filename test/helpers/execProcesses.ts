@@ -3,6 +3,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
+import { openDatabase } from '../../src/main/exec/db/open.js';
 import { ROOT } from './paths.js';
 import { cleanEnv, freePort } from './processes.js';
 
@@ -78,5 +80,16 @@ export class ExecProcesses {
 
   async stopAll(): Promise<void> {
     for (const n of this.started) await stopExecProcess(n);
+  }
+}
+
+/** The head block a stopped tern-exec left in `datadir`. */
+export async function headOf(datadir: string): Promise<{ number: bigint; hash: string }> {
+  const db = await openDatabase({ datadir });
+  try {
+    const head = new ChainStore(db).head();
+    return { number: head.number, hash: `0x${Buffer.from(head.hash).toString('hex')}` };
+  } finally {
+    await db.close();
   }
 }
