@@ -13,7 +13,7 @@ import {
 } from '../../../../../src/main/common/db/interface.js';
 import { LmdbStore } from '../../../../../src/main/common/db/lmdb.js';
 import { MemoryStore } from '../../../../../src/main/common/db/memory.js';
-import { TernError } from '../../../../../src/main/common/errors.js';
+import { expectCode } from '../../../../helpers/expectCode.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -51,18 +51,6 @@ const IMPLEMENTATIONS: [string, Impl][] = [
   ],
   ['memory', { open: () => ({ store: new MemoryStore(), at: '' }), persistent: false }],
 ];
-
-async function expectCode(p: Promise<unknown> | (() => unknown), code: string): Promise<void> {
-  try {
-    if (typeof p === 'function') await p();
-    else await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TernError);
-    expect((err as TernError).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected an error with code ${code}`);
-}
 
 function keysOf(store: { iterate(o?: IterateOptions): Iterable<{ key: Uint8Array }> }, o?: IterateOptions): string[] {
   return [...store.iterate(o)].map((e) => Buffer.from(e.key).toString('hex'));
