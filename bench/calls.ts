@@ -9,11 +9,10 @@ import { Lifecycle } from '../src/main/common/lifecycle.js';
 import { createLogger } from '../src/main/common/logger/index.js';
 import { RpcClient } from '../src/main/common/rpc/client.js';
 import { ChainStore } from '../src/main/exec/chain/chainStore.js';
-import { parseGenesis } from '../src/main/exec/chain/genesis.js';
 import { openDatabase } from '../src/main/exec/db/open.js';
 import { startExecNode } from '../src/main/exec/node.js';
-import { GENESIS_BLOCK_FORKS } from '../src/main/primitives/chainConfig.js';
 import { latencyNote, summariseLatency } from './latency.js';
+import { shanghaiGenesis } from './shanghaiGenesis.js';
 import type { BenchRow, BenchSuite } from './suite.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -71,23 +70,9 @@ async function run(): Promise<BenchRow[]> {
   const db = await openDatabase({ engine: 'memory' });
   lifecycle.onStop('database', () => db.close());
   await new ChainStore(db).initGenesis(
-    parseGenesis({
-      config: {
-        chainId: 1337,
-        ...Object.fromEntries(GENESIS_BLOCK_FORKS.map((f) => [f, 0])),
-        terminalTotalDifficulty: 0,
-        shanghaiTime: 0,
-      },
-      nonce: '0x0',
-      timestamp: '0x0',
-      extraData: '0x',
-      gasLimit: '0x1c9c380',
-      difficulty: '0x0',
-      baseFeePerGas: '0x3b9aca00',
-      alloc: {
-        [HEAVY_ADDRESS]: { balance: '0x0', code: HEAVY },
-        [READER_ADDRESS]: { balance: '0x0', code: READER },
-      },
+    shanghaiGenesis({
+      [HEAVY_ADDRESS]: { balance: '0x0', code: HEAVY },
+      [READER_ADDRESS]: { balance: '0x0', code: READER },
     }),
   );
   const node = await startExecNode(

@@ -10,13 +10,12 @@ import { HttpRpcServer } from '../src/main/common/rpc/http.js';
 import { RpcRegistry } from '../src/main/common/rpc/registry.js';
 import { BlockBuilder } from '../src/main/exec/chain/builder.js';
 import { ChainStore } from '../src/main/exec/chain/chainStore.js';
-import { parseGenesis } from '../src/main/exec/chain/genesis.js';
 import { openDatabase } from '../src/main/exec/db/open.js';
 import { graphqlRoutes } from '../src/main/exec/graphql/http.js';
 import { registerExecApis } from '../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../src/main/exec/rpc/backend.js';
 import { InlineSenderRecovery } from '../src/main/exec/senders/inline.js';
-import { GENESIS_BLOCK_FORKS } from '../src/main/primitives/chainConfig.js';
+import { shanghaiGenesis } from './shanghaiGenesis.js';
 import type { BenchRow, BenchSuite } from './suite.js';
 
 const BLOCKS = 100;
@@ -27,23 +26,7 @@ async function buildChain() {
   const account = privateKeyToAccount(`0x${'42'.repeat(32)}`);
   const db = await openDatabase({ engine: 'memory' });
   const store = new ChainStore(db);
-  await store.initGenesis(
-    parseGenesis({
-      config: {
-        chainId: 1337,
-        ...Object.fromEntries(GENESIS_BLOCK_FORKS.map((f) => [f, 0])),
-        terminalTotalDifficulty: 0,
-        shanghaiTime: 0,
-      },
-      nonce: '0x0',
-      timestamp: '0x0',
-      extraData: '0x',
-      gasLimit: '0x1c9c380',
-      difficulty: '0x0',
-      baseFeePerGas: '0x3b9aca00',
-      alloc: { [account.address.toLowerCase()]: { balance: '0xde0b6b3a7640000' } },
-    }),
-  );
+  await store.initGenesis(shanghaiGenesis({ [account.address.toLowerCase()]: { balance: '0xde0b6b3a7640000' } }));
   const builder = await BlockBuilder.create(store, new InlineSenderRecovery(), { logger });
   let nonce = 0;
   for (let b = 1; b <= BLOCKS; b++) {

@@ -2,17 +2,7 @@
 // /proc, stopped with SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+import { freePorts } from '../../src/main/devnet/ports.js';
 
 export interface DevExec {
   readonly rpc: string;
@@ -25,7 +15,7 @@ export interface DevExec {
 
 /** Starts `bin` (bin/tern-exec.js) with --dev and waits for it to seal. */
 export async function startDevExec(bin: string): Promise<DevExec> {
-  const [http, auth, beacon] = [await freePort(), await freePort(), await freePort()];
+  const [http, auth, beacon] = (await freePorts(3)) as [number, number, number];
   const env = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
   const child = spawn(

@@ -28,7 +28,7 @@ import { RlpShapeError, splitList } from '../../src/main/exec/p2p/rlpShallow.js'
 import { SnapSession } from '../../src/main/exec/p2p/snapSession.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { rlpEncode } from '../../src/main/primitives/rlp.js';
-import { type Rng, rng } from './rng.js';
+import { type Rng, xorshiftRng } from '../rng.js';
 
 function mutate(r: Rng, input: Uint8Array): Uint8Array {
   const b = input.slice();
@@ -106,7 +106,7 @@ export interface DevP2pFuzzResult {
 const expectedDecodeError = (err: unknown) => err instanceof PeerProtocolError;
 
 export async function runDevP2pFuzz(count: number, seed = 1): Promise<DevP2pFuzzResult> {
-  const r = rng(seed);
+  const r = xorshiftRng(seed);
   const start = performance.now();
   let crashes = 0;
   let accepted = 0;

@@ -24,6 +24,7 @@ import { bigintToMinimalBytes, fromHex, toHexKey } from '../../src/main/primitiv
 import { rlpEncode } from '../../src/main/primitives/rlp.js';
 import { EMPTY_TRIE_ROOT, secureTrieRoot, type TrieEntry } from '../../src/main/primitives/trie/root.js';
 import { createKzg } from '../../src/main/protocol/crypto/kzg.js';
+import { mulberryRng, type Rng } from '../rng.js';
 
 const HARDFORK = Hardfork.Prague;
 const EMPTY_CODE_HASH = keccak256(new Uint8Array(0));
@@ -33,32 +34,6 @@ const NUMBER = 100n;
 const TIMESTAMP = 1_700_000_000n;
 const GAS_LIMIT = 60_000_000n;
 const PREV_RANDAO = keccak256(new TextEncoder().encode('prevrandao'));
-
-/** A small deterministic generator (mulberry32): the same seed gives the same case on every machine. */
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)] as T;
-  }
-  bytes(n: number): Uint8Array {
-    const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) out[i] = this.int(256);
-    return out;
-  }
-}
 
 /** One account of the pre-state. */
 export interface PreAccount {
@@ -333,7 +308,8 @@ class CodeGen {
  * too), and a third of the transactions get barely more than their intrinsic gas.
  */
 export function generateCase(seed: number, txCount = 4, profile: CodeProfile = 'full'): DiffCase {
-  const rng = new Rng(seed);
+  // mulberry32: the same seed gives the same case on every machine.
+  const rng = mulberryRng(seed);
   const senders = SENDER_KEYS.map((k) => privateToAddress(k));
   const contracts = Array.from({ length: CONTRACTS }, (_, i) => contractAddress(i));
   const empties = [

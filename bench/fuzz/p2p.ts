@@ -14,7 +14,7 @@ import { type BlockVersion, encodePayloadSsz } from '../../src/main/node/signer/
 import { LocalSigner } from '../../src/main/node/signer/local.js';
 import { signGossipBlock } from '../../src/main/node/signer/setup.js';
 import { BENCH_CFG, BENCH_KEY, BENCH_SIGNER } from '../gossipFixture.js';
-import { type Rng, rng } from './rng.js';
+import { type Rng, xorshiftRng } from '../rng.js';
 
 function mutate(r: Rng, input: Uint8Array): Uint8Array {
   const b = input.slice();
@@ -56,7 +56,7 @@ export interface FuzzResult {
 }
 
 export async function runP2PFuzz(count: number, seed = 1): Promise<FuzzResult> {
-  const r = rng(seed);
+  const r = xorshiftRng(seed);
   const now = 1_000_000;
   const payload: ExecutionPayload = {
     parentHash: new Uint8Array(32).fill(1),

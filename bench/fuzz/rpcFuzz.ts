@@ -4,6 +4,7 @@
 // input never gets -32603 (an internal error means a handler crashed on it). The target is a running tern-exec
 // --dev (tests start one; `npm run fuzz` starts its own) and must be alive at the end with bounded memory.
 import { request } from 'node:http';
+import { type Rng, xorshiftRng } from '../rng.js';
 
 /** The methods fuzzed, by namespace (what tern-exec --dev serves over HTTP). */
 export const FUZZ_METHODS: readonly string[] = [
@@ -73,30 +74,6 @@ export const FUZZ_METHODS: readonly string[] = [
   'rpc_modules',
   'dev_reorg',
 ];
-
-/** A small deterministic random source (xorshift32). */
-export function rng(seed: number): {
-  int(n: number): number;
-  pick<T>(xs: readonly T[]): T;
-  chance(p: number): boolean;
-} {
-  let x = seed >>> 0 || 1;
-  const next = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  return {
-    int: (n) => next() % n,
-    pick: (xs) => xs[next() % xs.length] as (typeof xs)[number],
-    chance: (p) => next() / 2 ** 32 < p,
-  };
-}
-
-type Rng = ReturnType<typeof rng>;
 
 const hexOf = (r: Rng, bytes: number) => {
   let s = '0x';
@@ -246,7 +223,7 @@ export async function fuzz(
   opts: { count: number; seed: number; concurrency?: number; timeoutMs?: number; onProgress?: (done: number) => void },
 ): Promise<FuzzStats> {
   const url = new URL(rpcUrl);
-  const r = rng(opts.seed);
+  const r = xorshiftRng(opts.seed);
   const stats: FuzzStats = {
     requests: 0,
     replies: 0,

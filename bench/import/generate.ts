@@ -12,6 +12,7 @@ import { createFeeMarket1559Tx, type FeeMarket1559Tx } from '@ethereumjs/tx';
 import { Address, KECCAK256_RLP } from '@ethereumjs/util';
 import { runBlock, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { sfc32Rng } from '../rng.js';
 import {
   BEACON_ROOTS_ADDRESS,
   BEACON_ROOTS_CODE,
@@ -88,25 +89,6 @@ function concat(...parts: Uint8Array[]): Uint8Array {
     at += p.length;
   }
   return out;
-}
-
-/** sfc32: a small deterministic generator of floats in [0, 1). */
-function rng(seed: number): () => number {
-  let a = 0x9e3779b9;
-  let b = 0x243f6a88;
-  let c = 0xb7e15162;
-  let d = seed >>> 0;
-  const next = () => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  };
-  for (let i = 0; i < 16; i++) next();
-  return next;
 }
 
 /** Sender i's key: keccak256("tern-bench-import-key" ‖ u32(i)), valid for every index in practice. */
@@ -189,7 +171,7 @@ export async function generateChain(p: ChainParams, dir: string, progress: Gener
   let parent: Block = genesisBlock(genesis, common, genesisRoot);
   const genesisHash = hex(parent.hash());
 
-  const random = rng(p.seed);
+  const random = sfc32Rng(p.seed).float;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
   const storageShare = p.mix.storage ?? 0;
   const total = p.mix.eth + p.mix.erc20 + p.mix.compute + storageShare;

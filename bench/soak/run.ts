@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDevnetArgs } from '../../src/main/devnet/cli.js';
 import { Devnet } from '../../src/main/devnet/launcher.js';
-import { rng } from '../fuzz/rpcFuzz.js';
+import { xorshiftRng } from '../rng.js';
 import { killSoak } from './devnetKills.js';
 
 const kills = Number(process.argv[2] ?? 20);
 const seed = Number(process.argv[3] ?? Date.now() % 2 ** 31);
-const r = rng(seed);
+const r = xorshiftRng(seed);
 const dir = mkdtempSync(join(tmpdir(), 'tern-soak-devnet-'));
 const opts = parseDevnetArgs([`--workdir=${dir}`, '--l1-block-time=1', '--da=blobs']);
 if (opts === 'help') throw new Error('unexpected help');

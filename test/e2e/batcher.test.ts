@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { RpcClient } from '../../src/main/common/rpc/client.js';
 import { decodeBlobData } from '../../src/main/protocol/blob/blobData.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 import { decodeBatches } from '../unit/main/batcher/decodeBatches.js';
 import { type Epoch, fakeL2Chain, L2_CHAIN_ID, userTxsOf } from '../unit/main/batcher/l2Fixtures.js';
 
@@ -21,14 +22,6 @@ const BATCHER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const INBOX = '0xff00000000000000000000000000000000000901';
 const BLOCK_TIME = 2;
 const hexBytes = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function rpcServer(handle: (method: string, params: unknown[]) => unknown): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
@@ -149,8 +142,7 @@ async function runCase(mode: 'calldata' | 'blobs', batchType: 0 | 1, admin = fal
     const adminArgs = admin
       ? ['--stopped', '--rpc.enable-admin', '--rpc.addr=127.0.0.1', `--rpc.port=${adminPort}`]
       : [];
-    const env = { ...process.env };
-    for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+    const env = cleanEnv();
     batcher = spawn(
       process.execPath,
       [

@@ -7,13 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { EXEC_PROGRAM } from '../../src/main/cli/execFlags.js';
 import { NODE_PROGRAM } from '../../src/main/cli/nodeFlags.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv } from '../helpers/processes.js';
 
 const BIN = { 'tern-node': join(ROOT, 'bin/tern-node.js'), 'tern-exec': join(ROOT, 'bin/tern-exec.js') };
 type Program = keyof typeof BIN;
 
 function run(program: Program, args: string[], cwd?: string) {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+  const env = cleanEnv();
   const r = spawnSync(process.execPath, [BIN[program], ...args], {
     encoding: 'utf8',
     cwd: cwd ?? ROOT,

@@ -1,37 +1,20 @@
 // The console as an operator uses it: `attach` to a running tern-exec over IPC (default) and HTTP with --header,
 // --exec, --preload with --jspath, piped interactive input, and `console` starting its own node.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execTernExec } from '../helpers/execProcesses.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-console-'));
 const datadir = join(work, 'data');
 
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  for (const k of Object.keys(e)) if (k.startsWith('TERN_')) delete e[k];
-  return e;
-}
-
-function exec(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(), timeout: 60_000, input });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+const exec = execTernExec;
 
 let node: ChildProcess;
 let port: number;
@@ -42,7 +25,7 @@ beforeAll(async () => {
   port = await freePort();
   const args = ['--datadir', datadir, '--http', '--http.port', String(port), '--http.api', 'eth,net,web3'];
   node = spawn(process.execPath, [BIN, ...args, '--authrpc.port', String(await freePort())], {
-    env: env(),
+    env: cleanEnv(),
     stdio: 'ignore',
   });
   const ipc = join(datadir, 'tern-exec.ipc');

@@ -5,7 +5,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +22,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { load as loadCKzg } from '../../src/main/protocol/crypto/kzg.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const CAST = join(ROOT, 'node_modules/@foundry-rs/cast-linux-amd64/bin/cast');
@@ -34,15 +34,6 @@ const TO = '0x1111111111111111111111111111111111111111';
 const RUNTIME = '366000600037602a366000a100';
 const INITCODE = `0x600d80600b6000396000f3${RUNTIME}`;
 const TOPIC = `0x${'2a'.padStart(64, '0')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let node: ChildProcess;
 let logs = '';
@@ -70,8 +61,7 @@ beforeAll(async () => {
   ];
   rpc = `http://127.0.0.1:${httpPort}`;
   wsUrl = `ws://127.0.0.1:${wsPort}`;
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
+  const env = cleanEnv();
   node = spawn(
     process.execPath,
     [

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { xorshiftRng } from '../../bench/rng.js';
 import { killSoak } from '../../bench/soak/devnetKills.js';
 import { parseDevnetArgs } from '../../src/main/devnet/cli.js';
 import { Devnet } from '../../src/main/devnet/launcher.js';
-import { xorshiftRng } from '../helpers/rng.js';
 
 it('kill -9 of devnet processes at random points loses nothing; the replica agrees with the sequencer', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tern-devnet-e2e-kills-'));
@@ -18,8 +18,7 @@ it('kill -9 of devnet processes at random points loses nothing; the replica agre
   try {
     const info = await devnet.start();
     expect(info.missing).toEqual([]);
-    const r = xorshiftRng(2026);
-    const random = () => r.next() / 2 ** 32;
+    const random = xorshiftRng(2026).float;
     const died = devnet.died.then((d) => {
       throw new Error(`${d.name} died on its own`);
     });

@@ -4,7 +4,6 @@
 // process, speaking eth/68 to the first, gets its headers, bodies and receipts with the right hashes. And geth's
 // private-node habit `--nodiscover --maxpeers 0` starts with the network off. Behind a (fake) NAT-PMP router, one
 // maps its ports and advertises the router's external IP.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,80 +20,35 @@ import type { TernTxPool } from '../../src/main/exec/txpool/pool.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { decodeReceipt } from '../../src/main/primitives/receipt/receipt.js';
 import { asList, type RlpInput, rlpDecode, rlpEncode } from '../../src/main/primitives/rlp.js';
+import { type ExecProcess, ExecProcesses, runTernExec, stopExecProcess } from '../helpers/execProcesses.js';
 import { fakePmpRouter, loopbackAddress } from '../helpers/natGateway.js';
-import { FIXTURES, ROOT } from '../helpers/paths.js';
-import { cleanEnv, freePort, rpc, until } from '../helpers/processes.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { rpc, until } from '../helpers/processes.js';
 
-const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-devp2p-'));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000 });
-  expect(r.status, r.stderr).toBe(0);
-}
-
-interface Node {
-  proc: ChildProcess;
-  logs: string;
-  rpc: string;
-}
-
-const nodes: Node[] = [];
-
-async function startNode(datadir: string, extra: string[], readyLine = 'Started tern-exec'): Promise<Node> {
-  const [http, auth] = [await freePort(), await freePort()];
-  const proc = spawn(
-    process.execPath,
-    [
-      BIN,
-      `--datadir=${datadir}`,
-      '--http',
-      '--http.addr=127.0.0.1',
-      `--http.port=${http}`,
-      '--http.api=eth,net,admin',
-      `--authrpc.port=${auth}`,
-      '--ipcdisable',
-      '--log.format=logfmt',
-      ...extra,
-    ],
-    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const node: Node = { proc, logs: '', rpc: `http://127.0.0.1:${http}` };
-  nodes.push(node);
-  proc.stdout?.on('data', (d) => {
-    node.logs += String(d);
-  });
-  proc.stderr?.on('data', (d) => {
-    node.logs += String(d);
-  });
-  for (let i = 0; i < 300 && !node.logs.includes(readyLine); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!node.logs.includes(readyLine)) throw new Error(`tern-exec did not start:\n${node.logs}`);
-  return node;
-}
+const execs = new ExecProcesses();
+/** A node is up once it says so. */
+const startNode = (datadir: string, extra: string[]) => execs.start(datadir, extra, 'Started tern-exec');
 
 afterAll(async () => {
-  for (const n of nodes) {
-    if (n.proc.exitCode === null) {
-      n.proc.kill('SIGTERM');
-      await new Promise((r) => n.proc.once('exit', r));
-    }
-  }
+  await execs.stopAll();
   rmSync(work, { recursive: true, force: true });
 });
 
 describe('two tern-exec processes over devp2p', () => {
-  let first: Node;
-  let second: Node;
+  let first: ExecProcess;
+  let second: ExecProcess;
   let enode: string;
 
   beforeAll(async () => {
     const a = join(work, 'a');
     const b = join(work, 'b');
-    run(['--datadir', a, 'init', join(APIS, 'genesis.json')]);
-    run(['--datadir', a, 'import', join(APIS, 'chain.rlp')]);
-    run(['--datadir', b, 'init', join(APIS, 'genesis.json')]);
+    runTernExec(['--datadir', a, 'init', join(APIS, 'genesis.json')]);
+    runTernExec(['--datadir', a, 'import', join(APIS, 'chain.rlp')]);
+    runTernExec(['--datadir', b, 'init', join(APIS, 'genesis.json')]);
     first = await startNode(a, ['--port=0', '--nat=extip:127.0.0.1']);
     enode = (await rpc<{ enode: string }>(first.rpc, 'admin_nodeInfo')).enode;
     second = await startNode(b, ['--port=0', '--nat=extip:127.0.0.1', `--bootnodes=${enode}`]);
@@ -135,7 +89,7 @@ describe('two tern-exec processes over devp2p', () => {
   it("serves the first's headers, bodies and receipts through a SyncPeer", async () => {
     // This process's own view of the same chain (its genesis and config), for the handshake.
     const c = join(work, 'c');
-    run(['--datadir', c, 'init', join(APIS, 'genesis.json')]);
+    runTernExec(['--datadir', c, 'init', join(APIS, 'genesis.json')]);
     const db = await openDatabase({ datadir: c });
     const store = new ChainStore(db);
     const pool = { get: () => undefined, networkForm: () => new Uint8Array(), add: async () => undefined };
@@ -215,9 +169,9 @@ describe('full sync between two tern-exec processes', () => {
   it("an empty node with --bootnodes and --synctarget downloads and executes the first node's chain to its head", async () => {
     const a = join(work, 'sync-a');
     const b = join(work, 'sync-b');
-    run(['--datadir', a, 'init', join(APIS, 'genesis.json')]);
-    run(['--datadir', a, 'import', join(APIS, 'chain.rlp')]);
-    run(['--datadir', b, 'init', join(APIS, 'genesis.json')]);
+    runTernExec(['--datadir', a, 'init', join(APIS, 'genesis.json')]);
+    runTernExec(['--datadir', a, 'import', join(APIS, 'chain.rlp')]);
+    runTernExec(['--datadir', b, 'init', join(APIS, 'genesis.json')]);
     const source = await startNode(a, ['--port=0', '--nat=extip:127.0.0.1']);
     const head = await rpc<{ hash: string; number: string; stateRoot: string }>(source.rpc, 'eth_getBlockByNumber', [
       'latest',
@@ -249,7 +203,7 @@ describe('full sync between two tern-exec processes', () => {
 describe('tern-exec --nodiscover --maxpeers 0', () => {
   it('starts with the network off', async () => {
     const d = join(work, 'private');
-    run(['--datadir', d, 'init', join(APIS, 'genesis.json')]);
+    runTernExec(['--datadir', d, 'init', join(APIS, 'genesis.json')]);
     const n = await startNode(d, ['--nodiscover', '--maxpeers', '0']);
     expect(n.logs).toMatch(/P2P off/);
     expect(await rpc<string>(n.rpc, 'net_peerCount')).toBe('0x0');
@@ -263,7 +217,7 @@ describe('tern-exec --nat pmp:<router> behind a NAT-PMP router', () => {
     const router = await fakePmpRouter(ip, '198.51.100.7');
     try {
       const d = join(work, 'nat');
-      run(['--datadir', d, 'init', join(APIS, 'genesis.json')]);
+      runTernExec(['--datadir', d, 'init', join(APIS, 'genesis.json')]);
       const n = await startNode(d, ['--port=0', `--nat=pmp:${ip}`]);
       await until(
         async () => n.logs,
@@ -281,8 +235,7 @@ describe('tern-exec --nat pmp:<router> behind a NAT-PMP router', () => {
         [2, info.ports.listener],
         [1, info.ports.listener],
       ]);
-      n.proc.kill('SIGTERM');
-      await new Promise((r) => n.proc.once('exit', r));
+      await stopExecProcess(n);
       // Lifetime 0 deletes a mapping (RFC 6886 section 3.4): both are gone when the node stops.
       expect(router.requests.filter((r) => r.op !== 0 && r.lifetime === 0).map((r) => r.op)).toEqual([2, 1]);
     } finally {

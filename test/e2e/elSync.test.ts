@@ -3,81 +3,30 @@
 // admin_nodeInfo) and --synctarget set to A's head, and reaches the same head hash and state root by downloading and
 // executing every block. Once with --syncmode=full, once with --syncmode=snap (the snap client is not built: it
 // falls back to full sync and logs a notice saying so).
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateChain } from '../../bench/import/generate.js';
 import { chainFiles, DEFAULT_PARAMS } from '../../bench/import/params.js';
-import { ROOT } from '../helpers/paths.js';
-import { cleanEnv, freePort, rpc, until } from '../helpers/processes.js';
+import { type ExecProcess, ExecProcesses, runTernExec, stopExecProcess } from '../helpers/execProcesses.js';
+import { rpc, until } from '../helpers/processes.js';
 
-const BIN = join(ROOT, 'bin/tern-exec.js');
 const work = mkdtempSync(join(tmpdir(), 'tern-elsync-'));
 const BLOCKS = 200;
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 120_000 });
-  expect(r.status, r.stderr).toBe(0);
-}
-
-interface Node {
-  proc: ChildProcess;
-  logs: string;
-  rpc: string;
-}
-
-const nodes: Node[] = [];
-
-async function startNode(datadir: string, extra: string[]): Promise<Node> {
-  const [http, auth] = [await freePort(), await freePort()];
-  const proc = spawn(
-    process.execPath,
-    [
-      BIN,
-      `--datadir=${datadir}`,
-      '--http',
-      '--http.addr=127.0.0.1',
-      `--http.port=${http}`,
-      '--http.api=eth,net,admin',
-      `--authrpc.port=${auth}`,
-      '--ipcdisable',
-      '--log.format=logfmt',
-      '--port=0',
-      '--nat=extip:127.0.0.1',
-      ...extra,
-    ],
-    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const node: Node = { proc, logs: '', rpc: `http://127.0.0.1:${http}` };
-  nodes.push(node);
-  const append = (d: Buffer) => {
-    node.logs += String(d);
-  };
-  proc.stdout?.on('data', append);
-  proc.stderr?.on('data', append);
-  const readyLine = 'HTTP server started';
-  for (let i = 0; i < 300 && !node.logs.includes(readyLine) && proc.exitCode === null; i++)
-    await new Promise((r) => setTimeout(r, 100));
-  if (!node.logs.includes(readyLine)) throw new Error(`tern-exec did not start:\n${node.logs}`);
-  return node;
-}
-
-async function stop(n: Node): Promise<void> {
-  if (n.proc.exitCode !== null) return;
-  n.proc.kill('SIGTERM');
-  await new Promise((r) => n.proc.once('exit', r));
-}
+const execs = new ExecProcesses();
+const startNode = (datadir: string, extra: string[]) =>
+  execs.start(datadir, ['--port=0', '--nat=extip:127.0.0.1', ...extra], 'HTTP server started');
 
 afterAll(async () => {
-  for (const n of nodes) await stop(n);
+  await execs.stopAll();
   rmSync(work, { recursive: true, force: true });
 });
 
 describe('EL sync of a 200-block chain between two tern-exec processes', () => {
   const files = chainFiles(join(work, 'chain'));
-  let source: Node;
+  let source: ExecProcess;
   let head: { hash: string; number: string; stateRoot: string };
   let enode: string;
 
@@ -91,8 +40,8 @@ describe('EL sync of a 200-block chain between two tern-exec processes', () => {
     expect(meta.blocks).toBe(BLOCKS);
     expect(meta.txs).toBeGreaterThan(BLOCKS);
     const a = join(work, 'a');
-    run(['--datadir', a, 'init', files.genesis]);
-    run(['--datadir', a, 'import', files.chain]);
+    runTernExec(['--datadir', a, 'init', files.genesis]);
+    runTernExec(['--datadir', a, 'import', files.chain]);
     source = await startNode(a, []);
     head = await rpc(source.rpc, 'eth_getBlockByNumber', ['latest', false]);
     expect(Number(head.number)).toBe(BLOCKS);
@@ -103,7 +52,7 @@ describe('EL sync of a 200-block chain between two tern-exec processes', () => {
   for (const mode of ['full', 'snap'] as const) {
     it(`--syncmode=${mode}: the empty node reaches the first's head hash and state root`, async () => {
       const b = join(work, `b-${mode}`);
-      run(['--datadir', b, 'init', files.genesis]);
+      runTernExec(['--datadir', b, 'init', files.genesis]);
       const syncing = await startNode(b, [`--bootnodes=${enode}`, `--synctarget=${head.hash}`, `--syncmode=${mode}`]);
       const got = await until(
         () => rpc<{ hash: string; number: string }>(syncing.rpc, 'eth_getBlockByNumber', ['latest', false]),
@@ -126,7 +75,7 @@ describe('EL sync of a 200-block chain between two tern-exec processes', () => {
       const notice = /Snap sync is not built: syncing in full mode/;
       if (mode === 'snap') expect(syncing.logs).toMatch(notice);
       else expect(syncing.logs).not.toMatch(notice);
-      await stop(syncing);
+      await stopExecProcess(syncing);
     }, 90_000);
   }
 });

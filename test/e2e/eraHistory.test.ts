@@ -4,7 +4,6 @@
 // and a node whose database lost its old bodies and receipts (history pruned, as geth's prune-history leaves it)
 // answers the execution-apis fixtures for those blocks from the archives given with --datadir.era.
 
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,35 +18,16 @@ import { Era1File } from '../../src/main/exec/era/store.js';
 import { attachEraHistory } from '../../src/main/exec/node.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
 import { decodeHeader } from '../../src/main/primitives/block/header.js';
-import { ROOT } from '../helpers/paths.js';
+import { execTernExec, headOf } from '../helpers/execProcesses.js';
 import { buildTestChain, EXECUTION_APIS, serveTestChain } from '../unit/main/exec/rpc/chain.js';
 
-const BIN = join(ROOT, 'bin/tern-exec.js');
 const work = mkdtempSync(join(tmpdir(), 'tern-era-'));
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-function exec(args: string[]) {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  const r = spawnSync(process.execPath, [BIN, '--log.format', 'json', ...args], {
-    encoding: 'utf8',
-    env,
-    timeout: 120_000,
-  });
-  return { code: r.status, stderr: r.stderr };
-}
+/** tern-exec with JSON logs. */
+const exec = (args: string[]) => execTernExec(['--log.format', 'json', ...args]);
 const errorLine = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('tern-exec: '));
-
-async function headOf(datadir: string): Promise<{ number: bigint; hash: string }> {
-  const db = await openDatabase({ datadir });
-  try {
-    const head = new ChainStore(db).head();
-    return { number: head.number, hash: hex(head.hash) };
-  } finally {
-    await db.close();
-  }
-}
 
 const source = join(work, 'source');
 const eras = join(work, 'eras');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv } from '../helpers/processes.js';
 import { hex } from '../unit/main/exec/engine/fixture.js';
 import { buildOpChain, type OpChain, writeWitnessFile } from '../unit/main/exec/witness/opChain.js';
 
@@ -13,12 +14,6 @@ const BIN = join(ROOT, 'bin/tern-exec.js');
 const work = mkdtempSync(join(tmpdir(), 'tern-exec-witness-'));
 let chain: OpChain;
 const files: string[] = [];
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
 
 function run(path: string) {
   const r = spawnSync(process.execPath, [BIN, 'execute-witness', path], {

@@ -1,39 +1,26 @@
 // `tern-exec import` and `export` as an operator runs them: real processes over dist/. The crash test kills the
 // importer with SIGKILL in the middle of a chain several times; each time the database must open at a block of
 // that chain, and the next import must resume after it and end on the chain's head with every state root checked.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateChain } from '../../bench/import/generate.js';
 import { type ChainMeta, chainFiles, DEFAULT_PARAMS } from '../../bench/import/params.js';
-import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
-import { openDatabase } from '../../src/main/exec/db/open.js';
+import { xorshiftRng } from '../../bench/rng.js';
 import { headerHash } from '../../src/main/primitives/block/header.js';
+import { execTernExec, headOf } from '../helpers/execProcesses.js';
 import { FIXTURES, ROOT } from '../helpers/paths.js';
-import { xorshiftRng } from '../helpers/rng.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-import-'));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
-
-function exec(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, '--log.format', 'json', ...args], {
-    encoding: 'utf8',
-    env: cleanEnv(),
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** tern-exec with JSON logs. */
+const exec = (args: string[]) => execTernExec(['--log.format', 'json', ...args]);
 
 function logLine(stderr: string, msg: string): Record<string, unknown> | undefined {
   for (const line of stderr.split('\n')) {
@@ -45,16 +32,6 @@ function logLine(stderr: string, msg: string): Record<string, unknown> | undefin
 }
 
 /** The head of the database in `datadir`, read directly (the process that wrote it is gone). */
-async function headOf(datadir: string): Promise<{ number: bigint; hash: string }> {
-  const db = await openDatabase({ datadir });
-  try {
-    const head = new ChainStore(db).head();
-    return { number: head.number, hash: hex(head.hash) };
-  } finally {
-    await db.close();
-  }
-}
-
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('tern-exec export', () => {
@@ -144,12 +121,7 @@ describe('tern-exec import killed with SIGKILL', () => {
   it('serves a CPU profile during the import that go tool pprof reads, worker threads included', async () => {
     const datadir = join(work, 'profiled');
     expect(exec(['--datadir', datadir, 'init', files.genesis]).code).toBe(0);
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const { port: p } = s.address() as { port: number };
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const child = spawn(
       process.execPath,
       [BIN, '--log.format', 'json', '--datadir', datadir, '--pprof', `--pprof.port=${port}`, 'import', files.chain],

@@ -1,6 +1,5 @@
 // `tern-exec import` with the VM flags geth's import honours: --vmtrace (a live tracer over every imported
 // transaction), --vmdebug and --cache.preimages (keccak preimages stored), and --nocompaction (accepted).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,24 +8,16 @@ import { ChainStore } from '../../src/main/exec/chain/chainStore.js';
 import { openDatabase } from '../../src/main/exec/db/open.js';
 import { TablePrefix, tablePrefix } from '../../src/main/exec/db/schema.js';
 import { keccak256 } from '../../src/main/native/keccak.js';
-import { FIXTURES, ROOT } from '../helpers/paths.js';
+import { execTernExec } from '../helpers/execProcesses.js';
+import { FIXTURES } from '../helpers/paths.js';
 
-const BIN = join(ROOT, 'bin/tern-exec.js');
 const APIS = join(FIXTURES, 'execution-apis/tests');
 const work = mkdtempSync(join(tmpdir(), 'tern-import-flags-'));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function exec(args: string[]) {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  const r = spawnSync(process.execPath, [BIN, '--log.format', 'json', ...args], {
-    encoding: 'utf8',
-    env,
-    timeout: 120_000,
-  });
-  return { code: r.status, stderr: r.stderr };
-}
+/** tern-exec with JSON logs. */
+const exec = (args: string[]) => execTernExec(['--log.format', 'json', ...args]);
 
 async function inspect(datadir: string): Promise<{ txs: number; preimages: Map<string, Uint8Array> }> {
   const db = await openDatabase({ datadir });

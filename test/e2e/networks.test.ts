@@ -5,42 +5,16 @@
 // genesis block.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireRegistryNetwork } from '../../src/main/networks/registry.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort, rpc } from '../helpers/processes.js';
 
 const BIN = { 'tern-node': join(ROOT, 'bin/tern-node.js'), 'tern-exec': join(ROOT, 'bin/tern-exec.js') };
 const work = mkdtempSync(join(tmpdir(), 'tern-networks-e2e-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  for (const k of Object.keys(e)) if (k.startsWith('TERN_')) delete e[k];
-  return e;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result;
-}
 
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
@@ -74,7 +48,7 @@ async function startAndReadGenesis(
       '--authrpc.port',
       '0',
     ],
-    { env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout?.on('data', (d) => {
@@ -124,7 +98,7 @@ describe('tern-exec --stack-network', () => {
     const r = spawnSync(
       process.execPath,
       [BIN['tern-exec'], '--datadir', join(work, 'op-mainnet'), '--stack-network', 'op-mainnet', '--authrpc.port', '0'],
-      { env: env(), encoding: 'utf8', timeout: 60_000 },
+      { env: cleanEnv(), encoding: 'utf8', timeout: 60_000 },
     );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/tern-exec: --stack-network op-mainnet needs special sync: .*migrated database/);
@@ -136,7 +110,7 @@ describe('tern-exec --stack-network', () => {
     const r = spawnSync(
       process.execPath,
       [BIN['tern-exec'], '--datadir', join(work, 'beta'), '--beta.stack-network', 'boba-sepolia'],
-      { env: env(), encoding: 'utf8', timeout: 60_000 },
+      { env: cleanEnv(), encoding: 'utf8', timeout: 60_000 },
     );
     expect(r.stderr).toMatch(/--stack-network boba-sepolia needs special sync/);
   }, 90_000);
@@ -154,7 +128,7 @@ describe('tern-exec L1 network flags', () => {
       process.execPath,
       [BIN['tern-exec'], '--datadir', join(work, 'two'), '--mainnet', '--sepolia'],
       {
-        env: env(),
+        env: cleanEnv(),
         encoding: 'utf8',
         timeout: 60_000,
       },
@@ -195,7 +169,7 @@ describe('tern-node --network', () => {
           '0',
           '--p2p.disable',
         ],
-        { env: env(), encoding: 'utf8', timeout: 60_000 },
+        { env: cleanEnv(), encoding: 'utf8', timeout: 60_000 },
       );
       const chain = requireRegistryNetwork(network).chain;
       expect(r.stdout + r.stderr).toMatch(

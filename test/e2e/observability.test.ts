@@ -6,15 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv } from '../helpers/processes.js';
 
 const BIN = { 'tern-node': join(ROOT, 'bin/tern-node.js'), 'tern-exec': join(ROOT, 'bin/tern-exec.js') };
 const GENESIS = join(ROOT, '..', 'shared', 'fixtures', 'execution-apis', 'tests', 'genesis.json');
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TERN_')) delete env[k];
-  return env;
-}
 
 interface Running {
   child: ChildProcess;

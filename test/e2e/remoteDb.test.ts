@@ -2,14 +2,15 @@
 // `export` / `export-history` run by another process against it with an empty --datadir, reading every key and
 // ancient item through debug_dbGet / debug_dbAncient. Their files must be byte for byte those of the same
 // commands run on the serving node's own database; commands that write are refused.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/main/common/logger/index.js';
+import { execTernExec } from '../helpers/execProcesses.js';
 import { ROOT } from '../helpers/paths.js';
+import { cleanEnv, freePort } from '../helpers/processes.js';
 import { buildTestChain, EXECUTION_APIS } from '../unit/main/exec/rpc/chain.js';
 
 const BIN = join(ROOT, 'bin/tern-exec.js');
@@ -21,24 +22,7 @@ let url = '';
 let wsUrl = '';
 const ipcPath = join(work, 'source.ipc');
 
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  for (const k of Object.keys(e)) if (k.startsWith('TERN_')) delete e[k];
-  return e;
-}
-
-function exec(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: env(), timeout: 120_000 });
-  return { code: r.status, stderr: r.stderr };
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
+const exec = execTernExec;
 
 beforeAll(async () => {
   const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -73,7 +57,7 @@ beforeAll(async () => {
       '--ipcpath',
       ipcPath,
     ],
-    { env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
     let out = '';

@@ -1,24 +1,15 @@
 // What the end-to-end tests that spawn tern programs share: a free loopback port, an environment without the
 // developer's TERN_* settings, one JSON-RPC call over HTTP, and polling until a value is right.
-import { createServer } from 'node:net';
+import { freePorts } from '../../src/main/devnet/ports.js';
 
 // Ports handed out in this test process: a port is free only until the program it was meant for binds it, and the
 // OS may hand the same one out again before then (seen: tern-node's P2P port given again for its metrics server).
 const handedOut = new Set<number>();
 
-function osFreePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** A free loopback port not handed out before in this process. */
 export async function freePort(): Promise<number> {
   for (;;) {
-    const port = await osFreePort();
+    const [port] = (await freePorts(1)) as [number];
     if (handedOut.has(port)) continue;
     handedOut.add(port);
     return port;

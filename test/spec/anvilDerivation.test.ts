@@ -24,6 +24,7 @@ import { type RlpInput, rlpDecode, rlpEncode } from '../../src/main/primitives/r
 import { parseRollupConfig, type RollupConfig } from '../../src/main/primitives/rollup/config.js';
 import { decodeDepositTx } from '../../src/main/primitives/tx/deposit/deposit.js';
 import { encodeBlobData } from '../../src/main/protocol/blob/blobData.js';
+import { rpc } from '../helpers/processes.js';
 import {
   addressOf,
   batcherData,
@@ -57,16 +58,8 @@ let proxy: Server | undefined;
 let rpcUrl = '';
 let beaconUrl = '';
 
-async function rpc<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+/** One JSON-RPC call to anvil. */
+const call = <T = unknown>(method: string, params: unknown[] = []): Promise<T> => rpc<T>(rpcUrl, method, params);
 
 async function startAnvil(): Promise<void> {
   for (let attempt = 0; attempt < 5 && anvil === undefined; attempt++) {
@@ -79,7 +72,7 @@ async function startAnvil(): Promise<void> {
       const poll = async () => {
         try {
           rpcUrl = `http://127.0.0.1:${port}`;
-          await rpc('eth_chainId');
+          await call('eth_chainId');
           clearTimeout(timer);
           resolve(true);
         } catch {
@@ -126,11 +119,11 @@ interface RpcBlock {
 
 /** Mines one block at genesis + 12·number (so slot = number), with what is in the pool. */
 async function mine(genesisTime: number): Promise<RpcBlock> {
-  const head = await rpc<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
+  const head = await call<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
   const next = Number(head.number) + 1;
-  await rpc('evm_setNextBlockTimestamp', [genesisTime + SLOT * next]);
-  await rpc('evm_mine');
-  return rpc<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
+  await call('evm_setNextBlockTimestamp', [genesisTime + SLOT * next]);
+  await call('evm_mine');
+  return call<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
 }
 
 /** A blob transaction in its network form (with blobs, commitments and proofs), from a signed type-3 tx. */
@@ -190,7 +183,7 @@ afterAll(async () => {
 
 describe('derivation from anvil', () => {
   it('derives exactly the transactions of a calldata and a blob batcher transaction', async () => {
-    const genesis = await rpc<RpcBlock>('eth_getBlockByNumber', ['0x0', false]);
+    const genesis = await call<RpcBlock>('eth_getBlockByNumber', ['0x0', false]);
     const g = Number(genesis.timestamp);
     const beaconGenesis = (await (await fetch(`${beaconUrl}/eth/v1/beacon/genesis`)).json()) as {
       data: { genesis_time: string };
@@ -211,9 +204,9 @@ describe('derivation from anvil', () => {
     // L1 block 1: a span batch (L2 blocks 1-3) in calldata, plus an inbox transaction from someone else.
     const calldata = batcherData(channelFrames([span(cfg, [1, 2, 3].map(batch), 0)], { compression: 'brotli' }));
     const fees = { chainId: 31337n, to: INBOX, gas: 300_000n };
-    await rpc('anvil_setBalance', [addressOf(OTHER), '0x56bc75e2d63100000']);
-    await rpc('eth_sendRawTransaction', [toHex(signTx(OTHER, { ...fees, data: calldata, nonce: 0n }))]);
-    await rpc('eth_sendRawTransaction', [toHex(signTx(BATCHER, { ...fees, data: calldata, nonce: 0n }))]);
+    await call('anvil_setBalance', [addressOf(OTHER), '0x56bc75e2d63100000']);
+    await call('eth_sendRawTransaction', [toHex(signTx(OTHER, { ...fees, data: calldata, nonce: 0n }))]);
+    await call('eth_sendRawTransaction', [toHex(signTx(BATCHER, { ...fees, data: calldata, nonce: 0n }))]);
     const b1 = await mine(g);
     expect(b1.transactions.length).toBe(2);
 
@@ -224,7 +217,7 @@ describe('derivation from anvil', () => {
     const vh = createHash('sha256').update(commitment).digest();
     vh[0] = 1;
     const blobTx = signTx(BATCHER, { ...fees, type: 3, nonce: 1n, blobHashes: [toHex(vh)] });
-    await rpc('eth_sendRawTransaction', [withSidecar(blobTx, [blob], [commitment], [proof])]);
+    await call('eth_sendRawTransaction', [withSidecar(blobTx, [blob], [commitment], [proof])]);
     const b2 = await mine(g);
     expect(b2.transactions.length).toBe(1);
     await mine(g);

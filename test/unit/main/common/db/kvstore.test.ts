@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { xorshiftRng } from '../../../../../bench/rng.js';
 import {
   compareBytes,
   DbErrorCode,
@@ -12,7 +13,7 @@ import {
 } from '../../../../../src/main/common/db/interface.js';
 import { LmdbStore } from '../../../../../src/main/common/db/lmdb.js';
 import { MemoryStore } from '../../../../../src/main/common/db/memory.js';
-import { TernError } from '../../../../../src/main/common/errors.js';
+import { expectCode } from '../../../../helpers/expectCode.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -50,31 +51,6 @@ const IMPLEMENTATIONS: [string, Impl][] = [
   ],
   ['memory', { open: () => ({ store: new MemoryStore(), at: '' }), persistent: false }],
 ];
-
-async function expectCode(p: Promise<unknown> | (() => unknown), code: string): Promise<void> {
-  try {
-    if (typeof p === 'function') await p();
-    else await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TernError);
-    expect((err as TernError).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected an error with code ${code}`);
-}
-
-/** A deterministic pseudo-random generator (xorshift32). */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x1_0000_0000;
-  };
-}
 
 function keysOf(store: { iterate(o?: IterateOptions): Iterable<{ key: Uint8Array }> }, o?: IterateOptions): string[] {
   return [...store.iterate(o)].map((e) => Buffer.from(e.key).toString('hex'));
@@ -245,7 +221,7 @@ describe.each(IMPLEMENTATIONS)('KVStore over %s', (_name, impl) => {
 
     it('honours gte, lt, prefix, reverse and limit (against a model, randomised)', async () => {
       const db = fresh();
-      const next = rng(42);
+      const next = xorshiftRng(42).float;
       const model = new Map<string, Uint8Array>();
       const w = db.batch();
       for (let i = 0; i < 400; i++) {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   createFormatter,
   escapeMessage,
@@ -9,19 +9,11 @@ import {
   termValue,
   toJsonValue,
 } from '../../../../../src/main/common/logger/format.js';
+import { inUtcTimezone } from '../../../../helpers/utcTimezone.js';
 
 // 2026-11-22 05:48:50.123 UTC
 const T = Date.UTC(2026, 10, 22, 5, 48, 50, 123);
-let savedTz: string | undefined;
-
-beforeEach(() => {
-  savedTz = process.env.TZ;
-  process.env.TZ = 'UTC';
-});
-afterEach(() => {
-  if (savedTz === undefined) delete process.env.TZ;
-  else process.env.TZ = savedTz;
-});
+inUtcTimezone();
 
 describe('terminal', () => {
   test('level, time, message padded to 40 columns, then key=value', () => {

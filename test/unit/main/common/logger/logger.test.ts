@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { UsageError } from '../../../../../src/main/common/errors.js';
 import {
   createLogger,
@@ -6,19 +6,11 @@ import {
   type LoggerOptions,
   type LogRoot,
 } from '../../../../../src/main/common/logger/index.js';
+import { inUtcTimezone } from '../../../../helpers/utcTimezone.js';
 
 // 2026-11-22 05:48:50.123 UTC
 const T = Date.UTC(2026, 10, 22, 5, 48, 50, 123);
-let savedTz: string | undefined;
-
-beforeEach(() => {
-  savedTz = process.env.TZ;
-  process.env.TZ = 'UTC';
-});
-afterEach(() => {
-  if (savedTz === undefined) delete process.env.TZ;
-  else process.env.TZ = savedTz;
-});
+inUtcTimezone();
 
 type CaptureOptions = Partial<LoggerOptions> & { isTTY?: boolean };
 

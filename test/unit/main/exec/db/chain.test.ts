@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DbErrorCode, type KVStore } from '../../../../../src/main/common/db/interface.js';
 import { MemoryStore } from '../../../../../src/main/common/db/memory.js';
-import { TernError } from '../../../../../src/main/common/errors.js';
 import { BlockCache } from '../../../../../src/main/exec/db/blockCache.js';
 import {
   deleteBlock,
@@ -60,6 +59,7 @@ import {
   writeStorage,
   writeTrieNode,
 } from '../../../../../src/main/exec/db/state.js';
+import { expectCode } from '../../../../helpers/expectCode.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -86,18 +86,6 @@ function freezer(): Freezer {
 
 const hash = (n: number, fork = 0): Uint8Array => new Uint8Array(32).fill(n & 0xff).map((x, i) => (i === 0 ? fork : x));
 const rlp = (what: string, n: number, fork = 0): Uint8Array => new TextEncoder().encode(`${what}:${n}:${fork}`);
-
-async function expectCode(p: Promise<unknown> | (() => unknown), code: string): Promise<void> {
-  try {
-    if (typeof p === 'function') await p();
-    else await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TernError);
-    expect((err as TernError).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected an error with code ${code}`);
-}
 
 /** Writes canonical blocks 0..to-1 (with header, body, receipts) and a side-chain block at each height in `forks`. */
 async function chain(kv: KVStore, to: number, forks: number[] = []): Promise<void> {

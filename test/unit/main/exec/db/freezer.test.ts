@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DbErrorCode } from '../../../../../src/main/common/db/interface.js';
-import { TernError } from '../../../../../src/main/common/errors.js';
 import { ANCIENT_TABLES, type AncientBlock, Freezer } from '../../../../../src/main/exec/db/freezer.js';
+import { expectCode } from '../../../../helpers/expectCode.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -39,18 +39,6 @@ function expectBlocks(f: Freezer, to: number): void {
     for (const t of ANCIENT_TABLES) expect(f.ancient(t, n), `${t} ${n}`).toEqual(want[t]);
   }
   for (const t of ANCIENT_TABLES) expect(f.ancient(t, to)).toBeUndefined();
-}
-
-async function expectCode(p: Promise<unknown> | (() => unknown), code: string): Promise<void> {
-  try {
-    if (typeof p === 'function') await p();
-    else await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TernError);
-    expect((err as TernError).code).toBe(code);
-    return;
-  }
-  throw new Error(`expected an error with code ${code}`);
 }
 
 describe('Freezer', () => {

@@ -4,6 +4,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createEVM, type EVM, type ExecResult, type PrecompileFunc, type PrecompileInput } from '@ethereumjs/evm';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { xorshiftRng } from '../../../../../bench/rng.js';
 import {
   applyNativeBls,
   BLS_G1_ADD_ADDRESS,
@@ -11,6 +12,7 @@ import {
   blsG1AddNative,
   blsG2AddNative,
 } from '../../../../../src/main/exec/evm/blsNative.js';
+import { bytesToBigintUnsigned } from '../../../../../src/main/primitives/bytes.js';
 
 const P = bls12_381.fields.Fp.ORDER;
 const R = bls12_381.fields.Fr.ORDER;
@@ -33,18 +35,9 @@ const g2 = (p: G2) => {
   return cat(fp64(a.x.c0), fp64(a.x.c1), fp64(a.y.c0), fp64(a.y.c1));
 };
 
-// Deterministic pseudo-random scalars (xorshift), so a failure reproduces.
-let seed = 0x9e3779b97f4a7c15n;
-function rnd(): bigint {
-  let v = 0n;
-  for (let i = 0; i < 4; i++) {
-    seed ^= (seed << 13n) & ((1n << 64n) - 1n);
-    seed ^= seed >> 7n;
-    seed ^= (seed << 17n) & ((1n << 64n) - 1n);
-    v = (v << 64n) | seed;
-  }
-  return (v % (R - 1n)) + 1n;
-}
+// Deterministic pseudo-random scalars, so a failure reproduces.
+const scalars = xorshiftRng(0x9e3779b9);
+const rnd = (): bigint => (bytesToBigintUnsigned(scalars.bytes(32)) % (R - 1n)) + 1n;
 const randG1 = () => bls12_381.G1.Point.BASE.multiply(rnd());
 const randG2 = () => bls12_381.G2.Point.BASE.multiply(rnd());
 

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type Rng, xorshiftRng } from '../../../../../bench/rng.js';
 import { LmdbStore } from '../../../../../src/main/common/db/lmdb.js';
 import { writeTrieNode } from '../../../../../src/main/exec/db/state.js';
 import { InlineTrieHasher } from '../../../../../src/main/exec/hasher/inline.js';
@@ -20,13 +21,12 @@ import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.
 import { NODE_CACHE_ENTRY_OVERHEAD, NodeCache } from '../../../../../src/main/primitives/trie/nodeCache.js';
 import { EMPTY_TRIE_ROOT } from '../../../../../src/main/primitives/trie/root.js';
 import { decodeDiff, encodeDiff } from '../../../../../src/main/protocol/hasher/codec.js';
-import { type XorshiftRng, xorshiftRng } from '../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const EMPTY_CODE = keccak256(new Uint8Array(0));
 
 /** xorshiftRng plus nonzero values of up to 32 bytes. */
-function rng(seed: number): XorshiftRng & { big(): bigint } {
+function rng(seed: number): Rng & { big(): bigint } {
   const r = xorshiftRng(seed);
   const big = (): bigint =>
     r.next() % 3 === 0 ? BigInt(1 + (r.next() % 0x7f)) : BigInt(`0x${hex(r.bytes(1 + (r.next() % 32)))}`) || 1n;

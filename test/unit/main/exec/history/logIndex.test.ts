@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mulberryRng } from '../../../../../bench/rng.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { ChainView } from '../../../../../src/main/exec/chain/chainView.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
@@ -12,7 +13,7 @@ import { LogIndexer } from '../../../../../src/main/exec/history/logIndexer.js';
 import { decodeLogFilter, getLogs } from '../../../../../src/main/exec/rpc/logs.js';
 import type { ChainConfig } from '../../../../../src/main/primitives/chainConfig.js';
 import { buildTestChain, EXECUTION_APIS } from '../rpc/chain.js';
-import { ADDRESSES, makeBlock, rng, TOPICS, writeSyntheticBlock, writeSyntheticChain } from './synthetic.js';
+import { ADDRESSES, makeBlock, TOPICS, writeSyntheticBlock, writeSyntheticChain } from './synthetic.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -107,7 +108,7 @@ describe('log index (--history.logs)', () => {
     expect(FILTERS.map((f) => query(db, { ...f, ...all }))).toEqual(scanned);
 
     // Reorg: blocks 90..99 replaced by another branch; before the indexer catches up, queries are still right.
-    const next = rng(99);
+    const next = mulberryRng(99).float;
     const b = db.kv.batch();
     let parent = blocks[89]!.hash;
     for (let n = 90; n < 100; n++) {

@@ -1,6 +1,7 @@
 // A generated chain written straight into the chain tables: headers with the right logs bloom, empty bodies and
 // receipts with random logs over a small set of addresses and topics (so filters hit often and miss often).
 
+import { mulberryRng } from '../../../../../bench/rng.js';
 import type { KVStore } from '../../../../../src/main/common/db/interface.js';
 import * as chain from '../../../../../src/main/exec/db/chain.js';
 import { encodeHeader, type Header, headerHash } from '../../../../../src/main/primitives/block/header.js';
@@ -10,18 +11,6 @@ import { rlpEncode } from '../../../../../src/main/primitives/rlp.js';
 
 export const ADDRESSES = Array.from({ length: 4 }, (_, i) => new Uint8Array(20).fill(0x10 + i));
 export const TOPICS = Array.from({ length: 5 }, (_, i) => new Uint8Array(32).fill(0xa0 + i));
-
-/** A deterministic generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface SyntheticBlock {
   number: number;
@@ -82,7 +71,7 @@ export function makeBlock(number: number, parentHash: Uint8Array, next: () => nu
 
 /** Writes blocks 0..count-1 as the canonical chain with its head markers; returns them. */
 export async function writeSyntheticChain(kv: KVStore, count: number, seed: number): Promise<SyntheticBlock[]> {
-  const next = rng(seed);
+  const next = mulberryRng(seed).float;
   const blocks: SyntheticBlock[] = [];
   let parent: Uint8Array = new Uint8Array(32);
   const b = kv.batch();

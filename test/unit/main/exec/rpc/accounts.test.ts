@@ -8,7 +8,7 @@ import { recoverMessageAddress, recoverTransactionAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
-import { type CallContext, RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
+import { RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
 import { AccountManager } from '../../../../../src/main/exec/accounts/manager.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
@@ -20,7 +20,7 @@ import { ExecRpcBackend } from '../../../../../src/main/exec/rpc/backend.js';
 import { FilterSystem } from '../../../../../src/main/exec/rpc/filters.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
 import { decodeTransaction } from '../../../../../src/main/primitives/tx/decode.js';
-import { rpcError } from './chain.js';
+import { inprocCaller, rpcError } from './chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const DEV_KEY = `0x${'42'.repeat(32)}` as const;
@@ -52,21 +52,7 @@ beforeAll(async () => {
     filters,
     accounts: manager,
   });
-  call = async (method, params = []) => {
-    const handler = registry.lookupMethod(method);
-    if (!handler) throw new Error(`no method ${method}`);
-    const ctx = {
-      method,
-      transport: 'inproc',
-      peer: { transport: 'inproc', remoteAddr: '' },
-      signal: new AbortController().signal,
-      canSubscribe: false,
-      createSubscription: () => {
-        throw new Error('none');
-      },
-    } as CallContext;
-    return handler(params, ctx);
-  };
+  call = inprocCaller(registry);
 }, 60_000);
 
 afterAll(async () => {

@@ -61,6 +61,28 @@ export async function buildTestChain(
 }
 
 /** The execution-apis chain served by an RPC backend, with a direct way to call its methods. */
+/**
+ * Calls a registered method as an in-process client would (no subscriptions); an unknown method rejects with
+ * -32601.
+ */
+export function inprocCaller(registry: RpcRegistry): (method: string, params?: unknown[]) => Promise<unknown> {
+  return async (method, params = []) => {
+    const handler = registry.lookupMethod(method);
+    if (!handler) throw Object.assign(new Error(`no method ${method}`), { code: -32601 });
+    const ctx: CallContext = {
+      method,
+      transport: 'inproc',
+      peer: { transport: 'inproc', remoteAddr: '' },
+      signal: new AbortController().signal,
+      canSubscribe: false,
+      createSubscription: () => {
+        throw new Error('no subscriptions here');
+      },
+    };
+    return handler(params, ctx);
+  };
+}
+
 export interface TestRpc extends TestChain {
   backend: ExecRpcBackend;
   registry: RpcRegistry;
@@ -78,21 +100,7 @@ export function serveTestChain(
   const backend = new ExecRpcBackend(chain.db, chain.store.config(), opts, log);
   backend.calls.usePool(callPool);
   const registry = registerExecApis(new RpcRegistry(), backend);
-  const call = async (method: string, params: unknown[] = []): Promise<unknown> => {
-    const handler = registry.lookupMethod(method);
-    if (!handler) throw new Error(`no method ${method}`);
-    const ctx: CallContext = {
-      method,
-      transport: 'inproc',
-      peer: { transport: 'inproc', remoteAddr: '' },
-      signal: new AbortController().signal,
-      canSubscribe: false,
-      createSubscription: () => {
-        throw new Error('no subscriptions here');
-      },
-    };
-    return handler(params, ctx);
-  };
+  const call = inprocCaller(registry);
   return { ...chain, backend, registry, call };
 }
 

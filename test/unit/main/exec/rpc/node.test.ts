@@ -1,7 +1,6 @@
 // The running node: its options from tern-exec's flags, the genesis requirement, and the HTTP, WebSocket and IPC
 // listeners it starts and stops through the lifecycle.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, webSocket } from 'viem';
@@ -15,6 +14,7 @@ import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import type { RpcServerAddress } from '../../../../../src/main/common/rpc/http.js';
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { ipcEndpoint, startExecNode } from '../../../../../src/main/exec/node.js';
+import { freePort } from '../../../../helpers/processes.js';
 import { buildTestChain, type TestChain } from './chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -36,14 +36,6 @@ afterAll(async () => {
 });
 
 /** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 async function post(url: string, method: string, params: unknown[] = []): Promise<Record<string, unknown>> {
   const res = await fetch(url, {
     method: 'POST',

@@ -17,7 +17,7 @@ import { registerExecApis } from '../../../../../src/main/exec/rpc/api.js';
 import { ExecRpcBackend } from '../../../../../src/main/exec/rpc/backend.js';
 import { FilterSystem } from '../../../../../src/main/exec/rpc/filters.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
-import { buildTestChain, EXECUTION_APIS, rpcError, type TestChain } from './chain.js';
+import { buildTestChain, EXECUTION_APIS, inprocCaller, rpcError, type TestChain } from './chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const CHAIN_ID = 3503995874084926;
@@ -73,21 +73,7 @@ async function node(opts: Partial<RollupOptions>) {
     filters,
     rollup: rollup.eth,
   });
-  const call = async (method: string, params: unknown[] = []): Promise<unknown> => {
-    const handler = registry.lookupMethod(method);
-    if (!handler) throw Object.assign(new Error(`no method ${method}`), { code: -32601 });
-    const ctx = {
-      method,
-      transport: 'inproc',
-      peer: { transport: 'inproc', remoteAddr: '' },
-      signal: new AbortController().signal,
-      canSubscribe: false,
-      createSubscription: () => {
-        throw new Error('none');
-      },
-    } as CallContext;
-    return handler(params, ctx);
-  };
+  const call = inprocCaller(registry);
   return { call, pool, rollup };
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
-import { type CallContext, RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
+import { RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
 import { headEvents } from '../../../../../src/main/exec/chain/headEvents.js';
 import { dbPoolChain } from '../../../../../src/main/exec/chain/poolChain.js';
 import { registerExecApis } from '../../../../../src/main/exec/rpc/api.js';
@@ -14,7 +14,7 @@ import { ExecRpcBackend } from '../../../../../src/main/exec/rpc/backend.js';
 import { FilterSystem } from '../../../../../src/main/exec/rpc/filters.js';
 import { checkTxFee } from '../../../../../src/main/exec/rpc/sendTx.js';
 import { TernTxPool } from '../../../../../src/main/exec/txpool/pool.js';
-import { buildTestChain, EXECUTION_APIS, rpcError, type TestChain } from './chain.js';
+import { buildTestChain, EXECUTION_APIS, inprocCaller, rpcError, type TestChain } from './chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const CHAIN_ID = 3503995874084926;
@@ -43,21 +43,7 @@ async function setup(opts: { allowUnprotected?: boolean; txFeeCap?: number } = {
     filters: f,
     sendTx: { allowUnprotected: opts.allowUnprotected ?? false, txFeeCap: opts.txFeeCap ?? 1 },
   });
-  const c = async (method: string, params: unknown[] = []): Promise<unknown> => {
-    const handler = registry.lookupMethod(method);
-    if (!handler) throw new Error(`no method ${method}`);
-    const ctx = {
-      method,
-      transport: 'inproc',
-      peer: { transport: 'inproc', remoteAddr: '' },
-      signal: new AbortController().signal,
-      canSubscribe: false,
-      createSubscription: () => {
-        throw new Error('none');
-      },
-    } as CallContext;
-    return handler(params, ctx);
-  };
+  const c = inprocCaller(registry);
   return { pool: p, filters: f, call: c };
 }
 

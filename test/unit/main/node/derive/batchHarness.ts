@@ -61,6 +61,18 @@ export function batch(
   };
 }
 
+/** Consecutive batches on top of `head`, one per epoch given; batch i carries `txs(i)`. */
+export function consecutiveBatches(head: L2BlockRef, epochs: number[], txs = (i: number) => [tx(i)]): SingularBatch[] {
+  const out: SingularBatch[] = [];
+  let cur = head;
+  for (const [i, e] of epochs.entries()) {
+    const b = batch(cur, e, txs(i));
+    out.push(b);
+    cur = child(cur, b);
+  }
+  return out;
+}
+
 export const S = (b: SingularBatch): Batch => ({ type: 'singular', batch: b });
 
 /** A span batch view of consecutive blocks (timestamps and epochs given; checks from `parent` and the last epoch). */

@@ -7,6 +7,7 @@ import {
   batch,
   ChainFetcher,
   child,
+  consecutiveBatches,
   L1,
   l2Genesis,
   RecordingDrops,
@@ -21,18 +22,6 @@ import { rollupConfig } from './helpers.js';
 const cfg: RollupConfig = { ...rollupConfig({ regolith: 0, canyon: 0, delta: 0 }), seqWindowSize: 4 };
 const genesis = l2Genesis(cfg);
 
-/** Consecutive batches on top of `head`, one per epoch given. */
-function chain(head: L2BlockRef, epochs: number[], txs = (i: number) => [tx(i)]): SingularBatch[] {
-  const out: SingularBatch[] = [];
-  let cur = head;
-  for (const [i, e] of epochs.entries()) {
-    const b = batch(cur, e, txs(i));
-    out.push(b);
-    cur = child(cur, b);
-  }
-  return out;
-}
-
 function setup(c: RollupConfig = cfg, l2 = new ChainFetcher()) {
   const drops = new RecordingDrops();
   const src = new ScriptedBatches(L1(0));
@@ -46,7 +35,7 @@ const summary = (out: Array<{ batch: SingularBatch; last: boolean; origin: numbe
 
 describe('batch queue (before Holocene)', () => {
   it('returns batches in order as they arrive, epoch by epoch', async () => {
-    const bs = chain(genesis, [0, 0, 0, 0, 0, 1, 1]);
+    const bs = consecutiveBatches(genesis, [0, 0, 0, 0, 0, 1, 1]);
     const { src, bq, drops } = setup();
     src.at(1, bs.slice(0, 5).map(S));
     src.at(2, bs.slice(5).map(S));
@@ -58,7 +47,7 @@ describe('batch queue (before Holocene)', () => {
   });
 
   it('keeps future batches until their parent is there', async () => {
-    const bs = chain(genesis, [0, 0, 0]);
+    const bs = consecutiveBatches(genesis, [0, 0, 0]);
     const { src, bq } = setup();
     src.at(1, [S(bs[2] as SingularBatch), S(bs[1] as SingularBatch)]);
     src.at(2, [S(bs[0] as SingularBatch)]);
@@ -68,7 +57,7 @@ describe('batch queue (before Holocene)', () => {
   });
 
   it('drops invalid batches with a reason and takes the valid one', async () => {
-    const [b1] = chain(genesis, [0]) as [SingularBatch];
+    const [b1] = consecutiveBatches(genesis, [0]) as [SingularBatch];
     const { src, bq, drops } = setup();
     src.at(1, [
       S({ ...b1, parentHash: new Uint8Array(32) }), // wrong parent
@@ -105,7 +94,7 @@ describe('batch queue (before Holocene)', () => {
   });
 
   it('a batch that arrives within the window wins over empty batches', async () => {
-    const [b1, b2] = chain(genesis, [0, 0]) as [SingularBatch, SingularBatch];
+    const [b1, b2] = consecutiveBatches(genesis, [0, 0]) as [SingularBatch, SingularBatch];
     const { src, bq } = setup();
     src.at(3, [S(b1)]);
     src.at(4, [S(b2)]);
@@ -120,7 +109,7 @@ describe('batch queue (before Holocene)', () => {
   it('an empty batch past the drift may keep an epoch only while the next origin is in the future', async () => {
     const c: RollupConfig = { ...cfg, maxSequencerDrift: 4 };
     // Next L1 origin (1) has time 1012; with drift 4, epoch-0 blocks after 1004 must be empty.
-    const bs = chain(genesis, [0, 0, 0], (i) => (i === 2 ? [tx(1)] : []));
+    const bs = consecutiveBatches(genesis, [0, 0, 0], (i) => (i === 2 ? [tx(1)] : []));
     const { src, bq, drops } = setup(c);
     src.at(1, bs.map(S));
     const { out } = await run(bq, src, genesis, 1);
@@ -149,7 +138,7 @@ describe('batch queue (before Holocene)', () => {
     const l2 = new ChainFetcher();
     l2.add(genesis, []);
     const b = setup(cfg, l2);
-    const bs = chain(genesis, [0, 0]);
+    const bs = consecutiveBatches(genesis, [0, 0]);
     b.src.at(1, bs.map(S));
     // Overlaps blocks 1 and 2 with other transactions, then adds block 3.
     b.src.at(2, [spanOf(genesis, [{ epoch: 0, txs: [tx(9)] }, { epoch: 0, txs: [tx(1)] }, { epoch: 0 }])]);
@@ -167,7 +156,7 @@ describe('batch queue (before Holocene)', () => {
     const l2 = new ChainFetcher();
     l2.add(genesis, []);
     const { src, bq } = setup(cfg, l2);
-    const bs = chain(genesis, [0, 0]);
+    const bs = consecutiveBatches(genesis, [0, 0]);
     src.at(1, bs.map(S));
     src.at(2, [
       spanOf(genesis, [

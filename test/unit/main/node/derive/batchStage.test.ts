@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BatchMux, BatchStage } from '../../../../../src/main/node/derive/batchStage.js';
-import type { L2BlockRef } from '../../../../../src/main/node/derive/types.js';
 import type { RollupConfig } from '../../../../../src/main/primitives/rollup/config.js';
 import type { SingularBatch } from '../../../../../src/main/protocol/batch/singularBatch.js';
 import {
   batch,
   ChainFetcher,
   child,
+  consecutiveBatches,
   type Derived,
   L1,
   l2Genesis,
@@ -22,17 +22,6 @@ import { rollupConfig } from './helpers.js';
 const forks = { regolith: 0, canyon: 0, delta: 0, ecotone: 0, fjord: 0, granite: 0 };
 const cfg: RollupConfig = { ...rollupConfig({ ...forks, holocene: 0 }), seqWindowSize: 4 };
 const genesis = l2Genesis(cfg);
-
-function chain(head: L2BlockRef, epochs: number[], txs = (i: number) => [tx(i)]): SingularBatch[] {
-  const out: SingularBatch[] = [];
-  let cur = head;
-  for (const [i, e] of epochs.entries()) {
-    const b = batch(cur, e, txs(i));
-    out.push(b);
-    cur = child(cur, b);
-  }
-  return out;
-}
 
 function setup(l2 = new ChainFetcher()) {
   const drops = new RecordingDrops();
@@ -52,7 +41,7 @@ const summary = (out: Derived[]) =>
 
 describe('batch stage (Holocene)', () => {
   it('takes batches in order', async () => {
-    const bs = chain(genesis, [0, 0, 0]);
+    const bs = consecutiveBatches(genesis, [0, 0, 0]);
     const { src, stage, drops } = setup();
     src.at(1, bs.map(S));
     const { out } = await run(stage, src, genesis, 1);
@@ -62,7 +51,7 @@ describe('batch stage (Holocene)', () => {
   });
 
   it('drops a future batch (no buffering) together with the rest of its channel', async () => {
-    const [b1, b2, b3] = chain(genesis, [0, 0, 0]) as [SingularBatch, SingularBatch, SingularBatch];
+    const [b1, b2, b3] = consecutiveBatches(genesis, [0, 0, 0]) as [SingularBatch, SingularBatch, SingularBatch];
     const { src, stage, drops } = setup();
     src.at(1, [S(b1), S(b3), S(b2)], [S({ ...b2, transactions: [tx(9)] })]);
     const { out } = await run(stage, src, genesis, 1);
@@ -75,7 +64,7 @@ describe('batch stage (Holocene)', () => {
   });
 
   it('skips past batches without flushing', async () => {
-    const [b1, b2] = chain(genesis, [0, 0]) as [SingularBatch, SingularBatch];
+    const [b1, b2] = consecutiveBatches(genesis, [0, 0]) as [SingularBatch, SingularBatch];
     const { src, stage, drops } = setup();
     src.at(1, [S(b1)]);
     src.at(2, [S(b1), S(b2)]);
@@ -86,7 +75,7 @@ describe('batch stage (Holocene)', () => {
   });
 
   it('an invalid batch drops its channel, the next channel goes on', async () => {
-    const [b1, b2] = chain(genesis, [0, 0]) as [SingularBatch, SingularBatch];
+    const [b1, b2] = consecutiveBatches(genesis, [0, 0]) as [SingularBatch, SingularBatch];
     const { src, stage, drops } = setup();
     src.at(1, [S({ ...b1, parentHash: new Uint8Array(32) }), S(b1)], [S(b1), S(b2)]);
     const { out } = await run(stage, src, genesis, 1);
@@ -131,7 +120,7 @@ describe('batch stage (Holocene)', () => {
     const l2 = new ChainFetcher();
     l2.add(genesis, []);
     const { src, stage } = setup(l2);
-    const bs = chain(genesis, [0, 0]);
+    const bs = consecutiveBatches(genesis, [0, 0]);
     src.at(1, bs.map(S));
     src.at(2, [
       spanOf(genesis, [
@@ -155,7 +144,7 @@ describe('batch stage (Holocene)', () => {
 
   it('a whole past span batch is skipped', async () => {
     const { src, stage, drops } = setup();
-    const bs = chain(genesis, [0, 0]);
+    const bs = consecutiveBatches(genesis, [0, 0]);
     src.at(1, bs.map(S));
     src.at(2, [
       spanOf(genesis, [
@@ -177,7 +166,7 @@ describe('batch stage (Holocene)', () => {
   });
 
   it('reads past batches in the safe head origin block without stalling', async () => {
-    const [b1, b2] = chain(genesis, [0, 0]) as [SingularBatch, SingularBatch];
+    const [b1, b2] = consecutiveBatches(genesis, [0, 0]) as [SingularBatch, SingularBatch];
     const { src, stage } = setup();
     src.at(0, [S(b1)]); // at the safe head's own origin: only past batches can be there, drained
     src.at(1, [S(b1), S(b2)]);
@@ -194,7 +183,7 @@ describe('batch mux', () => {
     const mux = new BatchMux(c, src, new ChainFetcher());
     mux.reset(L1(0));
     expect(mux.holocene).toBe(false);
-    const [b1, b2, b3] = chain(genesis, [0, 0, 0]) as [SingularBatch, SingularBatch, SingularBatch];
+    const [b1, b2, b3] = consecutiveBatches(genesis, [0, 0, 0]) as [SingularBatch, SingularBatch, SingularBatch];
     src.at(1, [S(b1), S(b3)]); // b3 is a future batch: buffered by the queue
     src.at(2, [S(b2)]);
     const first = await mux.nextBatch(genesis);

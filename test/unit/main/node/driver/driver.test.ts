@@ -13,6 +13,7 @@ import { type Derivation, Driver } from '../../../../../src/main/node/driver/dri
 import { EngineController } from '../../../../../src/main/node/engine/engineController.js';
 import { SafeDb } from '../../../../../src/main/node/safedb/safedb.js';
 import type { L1BlockRef, L2BlockRef } from '../../../../../src/main/primitives/rollup/blockRef.js';
+import { waitUntil } from '../../../../helpers/waitUntil.js';
 import { attrs, FakeEngine, l1Hash, SyncingEngine, sequencerChain, testConfig } from '../engine/fakeEngine.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -54,13 +55,7 @@ class ScriptedDerivation implements Derivation {
   }
 }
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const until = (cond: () => boolean, ms = 5000) => waitUntil(cond, { timeoutMs: ms, everyMs: 5 });
 
 describe('Driver', () => {
   let dir: string;

@@ -6,10 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyChain } from '../../../../../bench/l1/fakeL1.js';
+import { xorshiftRng } from '../../../../../bench/rng.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { type FaultProxy, startFaultProxy } from '../../../../../src/main/devnet/faultProxy.js';
 import { L1Client } from '../../../../../src/main/node/l1/client.js';
-import { xorshiftRng } from '../../../../helpers/rng.js';
 
 const BLOCKS = 60;
 const blocks = emptyChain(BLOCKS);
@@ -95,7 +95,7 @@ async function derive(c: L1Client): Promise<number> {
 describe('L1Client behind a flaky L1', () => {
   it('hides latency by reading ahead: at least 3x faster than one request at a time', async () => {
     const l1 = await startL1();
-    const proxy = await startFaultProxy(l1, { latencyMs: [10, 20] }, { random: rngOf(1) });
+    const proxy = await startFaultProxy(l1, { latencyMs: [10, 20] }, { random: xorshiftRng(1).float });
     proxies.push(proxy);
     const slow = await derive(await client(proxy.url, false));
     const fast = await derive(await client(proxy.url, true));
@@ -107,7 +107,7 @@ describe('L1Client behind a flaky L1', () => {
     const proxy = await startFaultProxy(
       l1,
       { latencyMs: [0, 20], errorRate: 0.3, resetRate: 0.05, truncateRate: 0.05 },
-      { random: rngOf(7) },
+      { random: xorshiftRng(7).float },
     );
     proxies.push(proxy);
     const lines: string[] = [];
@@ -125,8 +125,3 @@ describe('L1Client behind a flaky L1', () => {
     expect(warns[0].lastErr).toBeTruthy();
   }, 60_000);
 });
-
-function rngOf(seed: number): () => number {
-  const r = xorshiftRng(seed);
-  return () => r.next() / 2 ** 32;
-}

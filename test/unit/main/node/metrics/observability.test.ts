@@ -15,6 +15,7 @@ import { EngineController } from '../../../../../src/main/node/engine/engineCont
 import { L1Client } from '../../../../../src/main/node/l1/client.js';
 import { DisabledSafeDb } from '../../../../../src/main/node/safedb/safedb.js';
 import type { L1BlockRef, L2BlockRef } from '../../../../../src/main/primitives/rollup/blockRef.js';
+import { waitUntil } from '../../../../helpers/waitUntil.js';
 import { attrs, FakeEngine, l1Hash, testConfig } from '../engine/fakeEngine.js';
 
 type Line = Record<string, unknown> & { msg: string; lvl: string };
@@ -72,13 +73,7 @@ class Scripted implements Derivation {
   }
 }
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const until = (cond: () => boolean, ms = 5000) => waitUntil(cond, { timeoutMs: ms, everyMs: 5 });
 
 const hashBytes = (h: string) => Buffer.from(h.slice(2), 'hex');
 

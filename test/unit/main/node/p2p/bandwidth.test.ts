@@ -13,6 +13,7 @@ import { blocksTopic } from '../../../../../src/main/node/p2p/topics.js';
 import { LocalSigner } from '../../../../../src/main/node/signer/local.js';
 import { signGossipBlock } from '../../../../../src/main/node/signer/setup.js';
 import { CFG, KEY, KEY_ADDRESS, ROOT, validPayload } from '../../../../helpers/p2pBlocks.js';
+import { waitUntil } from '../../../../helpers/waitUntil.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 
@@ -29,13 +30,7 @@ async function node(received: GossipBlock[]): Promise<{ host: P2PHost; gossip: B
   return { host, gossip };
 }
 
-async function until(what: string, fn: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, fn: () => boolean, ms = 15_000) => waitUntil(fn, { what, timeoutMs: ms, everyMs: 50 });
 
 describe('P2P bandwidth counters', () => {
   const hosts: P2PHost[] = [];

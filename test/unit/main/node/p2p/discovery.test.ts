@@ -9,6 +9,7 @@ import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { Discovery } from '../../../../../src/main/node/p2p/discovery.js';
 import { P2PHost } from '../../../../../src/main/node/p2p/host.js';
 import { PeerManager } from '../../../../../src/main/node/p2p/peerManager.js';
+import { waitUntil } from '../../../../helpers/waitUntil.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const CHAIN = 901n;
@@ -48,13 +49,7 @@ async function startNode(chainId: bigint, bootnodes: string[], dbPath?: string):
   return { host, discovery, peers };
 }
 
-async function until(what: string, fn: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (what: string, fn: () => boolean, ms = 20_000) => waitUntil(fn, { what, timeoutMs: ms, everyMs: 100 });
 
 describe('discv5 discovery on loopback', () => {
   const nodes: Node[] = [];

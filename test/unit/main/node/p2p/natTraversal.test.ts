@@ -1,31 +1,19 @@
 // --p2p.nat: a tern-node host and discv5 behind a fake UPnP gateway on 127.0.0.1 map the libp2p TCP port and the
 // discv5 UDP port, and opp2p_self then shows the gateway's external IP in the addresses and in the node record;
 // a peer learns the mapped address through identify; --p2p.advertise.ip keeps its address; no gateway, or a loopback listener, costs one log line and nothing else.
-import { randomBytes } from 'node:crypto';
 import { ENR } from '@chainsafe/enr';
 import { peerIdFromString } from '@libp2p/peer-id';
 import { multiaddr } from '@multiformats/multiaddr';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { upnpGatewayAt } from '../../../../../src/main/common/natMapping.js';
-import { RpcRegistry } from '../../../../../src/main/common/rpc/registry.js';
-import { BlockValidator } from '../../../../../src/main/node/p2p/blockValidator.js';
-import { Discovery } from '../../../../../src/main/node/p2p/discovery.js';
-import { BlockGossip } from '../../../../../src/main/node/p2p/gossip.js';
-import { P2PHost } from '../../../../../src/main/node/p2p/host.js';
 import { startNodeNat } from '../../../../../src/main/node/p2p/natTraversal.js';
-import { PeerScores } from '../../../../../src/main/node/p2p/peerScores.js';
-import { registerOpp2pApi } from '../../../../../src/main/node/p2p/rpc.js';
 import { captureLogger } from '../../../../helpers/captureLogger.js';
 import { type FakeUpnpGateway, fakeUpnpGateway } from '../../../../helpers/natGateway.js';
-import { CFG, KEY_ADDRESS } from '../../../../helpers/p2pBlocks.js';
+import { type Opp2pNode, startOpp2pNode } from './opp2pNode.js';
 
 const EXTERNAL_IP = '203.0.113.9';
 
-interface Node {
-  host: P2PHost;
-  discovery: Discovery;
-  tcp: number;
+interface Node extends Opp2pNode {
   self(): { ENR: string; addresses: string[] };
 }
 
@@ -36,51 +24,9 @@ afterEach(async () => {
 
 /** A host listening on every interface (a loopback listener has nothing to map), discv5 and the opp2p API. */
 async function startNode(listenIp = '0.0.0.0'): Promise<Node> {
-  const logger = createLogger({ level: 'silent', format: 'json' }).logger;
-  const key = randomBytes(32);
-  const host = await P2PHost.create(
-    { privateKey: key, listenIp, listenTcp: 0, staticPeers: [], netrestrict: [], peersHi: 30 },
-    { logger },
-  );
-  await host.start();
-  cleanup.push(() => host.stop());
-  const tcp = host.tcpPort() as number;
-  const discovery = Discovery.create(
-    {
-      privateKey: key,
-      chainId: CFG.l2ChainId,
-      listenIp: '127.0.0.1',
-      listenUdp: tcp,
-      advertiseUdp: 0,
-      advertiseTcp: tcp,
-      bootnodes: [],
-    },
-    { logger, onPeer: () => undefined, wantsPeers: () => false },
-  );
-  await discovery.start();
-  cleanup.push(() => discovery.stop());
-  const registry = new RpcRegistry();
-  const scores = new PeerScores(
-    { banEnabled: true, banThreshold: -100, banDurationMs: 1000 },
-    { isStatic: () => false, ban: async () => true },
-  );
-  const validator = new BlockValidator(CFG, { timestampThresholdMs: 60_000 }, { signer: () => KEY_ADDRESS });
-  const gossip = new BlockGossip(CFG, host.node, validator, { onBlock: () => undefined }, { logger });
-  registerOpp2pApi(registry, {
-    config: CFG,
-    host,
-    gossip,
-    scores,
-    banDurationMs: 1000,
-    discoveryTable: () => [],
-    localEnr: () => discovery.enr,
-  });
-  const self = () =>
-    (registry.lookupMethod('opp2p_self') as (p: unknown[], ctx: never) => { ENR: string; addresses: string[] })(
-      [],
-      {} as never,
-    );
-  return { host, discovery, tcp, self };
+  const node = await startOpp2pNode(listenIp);
+  cleanup.push(() => node.stop());
+  return { ...node, self: () => node.call('opp2p_self') as { ENR: string; addresses: string[] } };
 }
 
 async function gateway(): Promise<FakeUpnpGateway> {

@@ -24,6 +24,7 @@ import {
   pooledBlockCheck,
 } from '../../../../../src/main/node/p2p/validationPool.js';
 import { CFG, KEY_ADDRESS, ROOT, signedMessage, validPayload } from '../../../../helpers/p2pBlocks.js';
+import { waitUntil } from '../../../../helpers/waitUntil.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const pool = createGossipValidationPool();
@@ -74,13 +75,7 @@ async function node(staticPeers: string[] = []): Promise<TestNode> {
   return { host, gossip, scores, received };
 }
 
-async function until(what: string, fn: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, fn: () => boolean, ms = 15_000) => waitUntil(fn, { what, timeoutMs: ms, everyMs: 50 });
 
 const nowS = () => Math.floor(Date.now() / 1000);
 const addr = (n: TestNode) => n.host.node.getMultiaddrs()[0]?.toString() as string;

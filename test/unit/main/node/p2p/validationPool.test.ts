@@ -22,6 +22,7 @@ import {
 } from '../../../../../src/main/node/p2p/validationPool.js';
 import type { WorkerPool } from '../../../../../src/main/pool/interface.js';
 import { CFG, KEY_ADDRESS, NOW_S, OTHER_KEY, signedMessage, validPayload } from '../../../../helpers/p2pBlocks.js';
+import { waitUntil } from '../../../../helpers/waitUntil.js';
 
 function validator(opts: Partial<BlockValidatorOptions> = {}, signer: string | null = KEY_ADDRESS) {
   return new BlockValidator(
@@ -162,10 +163,4 @@ describe('two hosts, the receiver validating every block on the pool', () => {
   }, 30_000);
 });
 
-async function until(fn: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (fn: () => boolean, ms = 15_000) => waitUntil(fn, { timeoutMs: ms, everyMs: 50 });

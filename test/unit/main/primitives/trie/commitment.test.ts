@@ -1,5 +1,6 @@
 // StateCommitment over random block diffs, against secure-trie roots recomputed from a plain model of the state.
 import { describe, expect, it } from 'vitest';
+import { xorshiftRng } from '../../../../../bench/rng.js';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import {
@@ -11,7 +12,6 @@ import {
 } from '../../../../../src/main/primitives/trie/commitment.js';
 import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.js';
 import { EMPTY_TRIE_ROOT, secureTrieRoot, type TrieEntry } from '../../../../../src/main/primitives/trie/root.js';
-import { xorshiftRng } from '../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const fromHex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'));

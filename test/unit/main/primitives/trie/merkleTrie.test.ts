@@ -1,13 +1,13 @@
 // The incremental trie against whole-set roots: random batches of inserts, updates and deletes, each checked
 // against trieRoot over the full key set, with the node store holding only what earlier results returned.
 import { describe, expect, it } from 'vitest';
+import { xorshiftRng } from '../../../../../bench/rng.js';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import type { TrieUpdate } from '../../../../../src/main/primitives/trie/interface.js';
 import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.js';
 import { MerkleTrie } from '../../../../../src/main/primitives/trie/merkleTrie.js';
 import { EMPTY_TRIE_ROOT, type TrieEntry, trieRoot } from '../../../../../src/main/primitives/trie/root.js';
-import { xorshiftRng } from '../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -3,6 +3,7 @@
 // same TernError codes for missing and malformed nodes. Skipped where the native module is not loaded (TERN_NATIVE=0
 // or no build), unless TERN_REQUIRE_NATIVE=1.
 import { describe, expect, it } from 'vitest';
+import { xorshiftRng } from '../../../../../bench/rng.js';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { hasNativeTrieUpdate, NATIVE_TRIE_MAX_KEY } from '../../../../../src/main/native/trie.js';
@@ -10,7 +11,6 @@ import type { TrieNode, TrieUpdate } from '../../../../../src/main/primitives/tr
 import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.js';
 import { MerkleTrie, type TrieJob } from '../../../../../src/main/primitives/trie/merkleTrie.js';
 import { EMPTY_TRIE_ROOT, type TrieEntry, trieRoot } from '../../../../../src/main/primitives/trie/root.js';
-import { xorshiftRng } from '../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const nativeRequired = process.env.TERN_REQUIRE_NATIVE === '1';

@@ -2,6 +2,7 @@
 // @ethereumjs/mpt, through the native path and the JS path.
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { describe, expect, it } from 'vitest';
+import { xorshiftRng } from '../../../../../bench/rng.js';
 import { nativeFunction, nativeStatus } from '../../../../../src/main/native/index.js';
 import { keccak256, packInputs } from '../../../../../src/main/native/keccak.js';
 import {
@@ -15,7 +16,6 @@ import {
   trieRoot,
   trieRootJs,
 } from '../../../../../src/main/primitives/trie/root.js';
-import { xorshiftRng } from '../../../../helpers/rng.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);

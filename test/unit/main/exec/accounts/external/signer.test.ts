@@ -12,7 +12,7 @@ import { createLogger } from '../../../../../../src/main/common/logger/index.js'
 import type { HttpRpcServer } from '../../../../../../src/main/common/rpc/http.js';
 import { IpcRpcServer } from '../../../../../../src/main/common/rpc/ipc.js';
 import { createNodeRpcServer } from '../../../../../../src/main/common/rpc/listeners.js';
-import { type CallContext, RpcRegistry } from '../../../../../../src/main/common/rpc/registry.js';
+import { RpcRegistry } from '../../../../../../src/main/common/rpc/registry.js';
 import { ExternalSigner } from '../../../../../../src/main/exec/accounts/external/signer.js';
 import { ChainStore } from '../../../../../../src/main/exec/chain/chainStore.js';
 import { headEvents } from '../../../../../../src/main/exec/chain/headEvents.js';
@@ -25,7 +25,7 @@ import { FilterSystem } from '../../../../../../src/main/exec/rpc/filters.js';
 import { TernTxPool } from '../../../../../../src/main/exec/txpool/pool.js';
 import { decodeTransaction } from '../../../../../../src/main/primitives/tx/decode.js';
 import { serverError } from '../../../../../../src/main/protocol/jsonrpc/errors.js';
-import { rpcError } from '../../rpc/chain.js';
+import { inprocCaller, rpcError } from '../../rpc/chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
 const KEY = `0x${'42'.repeat(32)}` as const;
@@ -124,21 +124,7 @@ beforeAll(async () => {
     filters,
     accounts: viaIpc,
   });
-  call = async (method, params = []) => {
-    const handler = exec.lookupMethod(method);
-    if (!handler) throw new Error(`no method ${method}`);
-    const ctx = {
-      method,
-      transport: 'inproc',
-      peer: { transport: 'inproc', remoteAddr: '' },
-      signal: new AbortController().signal,
-      canSubscribe: false,
-      createSubscription: () => {
-        throw new Error('none');
-      },
-    } as CallContext;
-    return handler(params, ctx);
-  };
+  call = inprocCaller(exec);
 }, 60_000);
 
 afterAll(async () => {
