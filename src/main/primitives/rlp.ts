@@ -1,14 +1,100 @@
-// RLP: the strict decoder and the encoder, over @ethereumjs/rlp (canonical-form checks included: no leading
-// zeros in lengths, no single byte below 0x80 wrapped in a string header, no trailing bytes), plus the
-// integer helpers every structure here needs.
+// RLP: tern's encoder (one buffer, lengths first), the strict decoder over @ethereumjs/rlp (canonical-form checks
+// included: no leading zeros in lengths, no single byte below 0x80 wrapped in a string header, no trailing bytes),
+// plus the integer helpers every structure here needs.
 import { RLP } from '@ethereumjs/rlp';
 import { TernError } from './errors.js';
 
 export type RlpInput = Uint8Array | bigint | number | string | RlpInput[] | null | undefined;
 export type RlpDecoded = Uint8Array | RlpDecoded[];
 
+/**
+ * Encodes in two passes into one buffer (lengths first, then the bytes), where @ethereumjs/rlp concatenates a new
+ * array per item and per list: receipts and transactions are encoded for every block. Byte for byte the same output.
+ */
 export function rlpEncode(input: RlpInput): Uint8Array {
-  return RLP.encode(input as Parameters<typeof RLP.encode>[0]);
+  const plan: EncodePlan = { lists: [], scalars: [], li: 0, si: 0 };
+  const out = new Uint8Array(measure(input, plan));
+  write(input, plan, out, 0);
+  return out;
+}
+
+interface EncodePlan {
+  /** Payload length of each list, in pre-order. */
+  lists: number[];
+  /** Bytes of each scalar, in pre-order. */
+  scalars: Uint8Array[];
+  li: number;
+  si: number;
+}
+
+const EMPTY_BYTES = new Uint8Array(0);
+
+/** A scalar's bytes as @ethereumjs/rlp reads them; unusual inputs (strings, negatives, fractions) go through it. */
+function scalarBytes(v: Exclude<RlpInput, RlpInput[]>): Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  if (typeof v === 'bigint' && v >= 0n) return bigintToBytes(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return safeIntegerToBytes(v);
+  if (v === null || v === undefined) return EMPTY_BYTES;
+  const encoded = RLP.encode(v);
+  return RLP.decode(encoded) as Uint8Array;
+}
+
+function lengthOfLength(n: number): number {
+  let k = 0;
+  while (n > 0) {
+    k++;
+    n = Math.floor(n / 256);
+  }
+  return k;
+}
+
+function headerLength(payload: number): number {
+  return payload < 56 ? 1 : 1 + lengthOfLength(payload);
+}
+
+function measure(item: RlpInput, plan: EncodePlan): number {
+  if (Array.isArray(item)) {
+    const at = plan.lists.length;
+    plan.lists.push(0);
+    let payload = 0;
+    for (let i = 0; i < item.length; i++) payload += measure(item[i], plan);
+    plan.lists[at] = payload;
+    return headerLength(payload) + payload;
+  }
+  const b = scalarBytes(item);
+  plan.scalars.push(b);
+  if (b.length === 1 && (b[0] as number) < 0x80) return 1;
+  return headerLength(b.length) + b.length;
+}
+
+function writeHeader(out: Uint8Array, pos: number, payload: number, offset: number): number {
+  if (payload < 56) {
+    out[pos] = offset + payload;
+    return pos + 1;
+  }
+  const k = lengthOfLength(payload);
+  out[pos] = offset + 55 + k;
+  for (let i = k; i >= 1; i--) {
+    out[pos + i] = payload % 256;
+    payload = Math.floor(payload / 256);
+  }
+  return pos + 1 + k;
+}
+
+function write(item: RlpInput, plan: EncodePlan, out: Uint8Array, pos: number): number {
+  if (Array.isArray(item)) {
+    pos = writeHeader(out, pos, plan.lists[plan.li++] as number, 0xc0);
+    for (let i = 0; i < item.length; i++) pos = write(item[i], plan, out, pos);
+    return pos;
+  }
+  const b = plan.scalars[plan.si++] as Uint8Array;
+  if (b.length === 1 && (b[0] as number) < 0x80) {
+    out[pos] = b[0] as number;
+    return pos + 1;
+  }
+  pos = writeHeader(out, pos, b.length, 0x80);
+  out.set(b, pos);
+  return pos + b.length;
 }
 
 /** Decodes one complete RLP item; throws TernError RLP_INVALID on any malformed or non-canonical input. */
@@ -25,9 +111,25 @@ export function rlpDecode(data: Uint8Array): RlpDecoded {
 export function bigintToBytes(n: bigint): Uint8Array {
   if (n < 0n) throw new RangeError('negative integer');
   if (n === 0n) return new Uint8Array(0);
+  // Nonces, gas figures and most values fit a double: no hex string on that path.
+  if (n <= MAX_SAFE) return safeIntegerToBytes(Number(n));
   let hex = n.toString(16);
   if (hex.length % 2) hex = `0${hex}`;
   return Uint8Array.from(Buffer.from(hex, 'hex'));
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Minimal big-endian bytes of a non-negative safe integer (0 → empty). */
+function safeIntegerToBytes(n: number): Uint8Array {
+  let len = 0;
+  for (let m = n; m > 0; m = Math.floor(m / 256)) len++;
+  const out = new Uint8Array(len);
+  for (let i = len - 1; i >= 0; i--) {
+    out[i] = n % 256;
+    n = Math.floor(n / 256);
+  }
+  return out;
 }
 
 /** Reads an RLP integer: big-endian, no leading zero byte (canonical), empty = 0. */
