@@ -1,7 +1,8 @@
-// RLP: tern's encoder (one buffer, lengths first), the strict decoder over @ethereumjs/rlp (canonical-form checks
-// included: no leading zeros in lengths, no single byte below 0x80 wrapped in a string header, no trailing bytes),
-// plus the integer helpers every structure here needs.
+// RLP: tern's encoder (one buffer, lengths first) and strict decoder (canonical-form checks included: no leading
+// zeros in lengths, no single byte below 0x80 wrapped in a string header, no trailing bytes), both byte for byte
+// what @ethereumjs/rlp does, plus the integer helpers every structure here needs.
 import { RLP } from '@ethereumjs/rlp';
+import { toHexKey } from './bytes.js';
 import { TernError } from './errors.js';
 
 export type RlpInput = Uint8Array | bigint | number | string | RlpInput[] | null | undefined;
@@ -97,14 +98,86 @@ function write(item: RlpInput, plan: EncodePlan, out: Uint8Array, pos: number): 
   return pos + b.length;
 }
 
-/** Decodes one complete RLP item; throws TernError RLP_INVALID on any malformed or non-canonical input. */
+/**
+ * Decodes one complete RLP item; throws TernError RLP_INVALID on any malformed or non-canonical input. Accepts and
+ * rejects exactly what @ethereumjs/rlp's decode does (tested against it), reading positions instead of cutting a
+ * remainder array per item; byte strings come back as copies, never views of `data`.
+ */
 export function rlpDecode(data: Uint8Array): RlpDecoded {
-  if (data.length === 0) throw new TernError('RLP_INVALID', 'invalid RLP: empty input');
+  if (data.length === 0) throw invalidRlp('empty input');
+  const cursor = { pos: 0 };
+  let item: RlpDecoded;
   try {
-    return RLP.decode(data) as RlpDecoded;
+    item = decodeItem(data, cursor, data.length);
   } catch (err) {
-    throw new TernError('RLP_INVALID', `invalid RLP: ${err instanceof Error ? err.message : String(err)}`);
+    // Lists nested deeper than the stack allows are bad input too, not a crash.
+    if (err instanceof TernError) throw err;
+    throw invalidRlp(err instanceof Error ? err.message : String(err));
   }
+  if (cursor.pos !== data.length) throw invalidRlp('remainder must be zero');
+  return item;
+}
+
+function invalidRlp(why: string): TernError {
+  return new TernError('RLP_INVALID', `invalid RLP: ${why}`);
+}
+
+const copyBytes = (data: Uint8Array, from: number, to: number): Uint8Array =>
+  Uint8Array.prototype.slice.call(data, from, to);
+
+/** A big-endian length of `n` bytes at `at`: canonical (no leading zero). */
+function readLength(data: Uint8Array, at: number, n: number): number {
+  if (data[at] === 0) throw invalidRlp('extra zeros');
+  let len = 0;
+  for (let i = 0; i < n; i++) len = len * 256 + (data[at + i] as number);
+  return len;
+}
+
+/** The item at `cursor.pos`, which must end by `limit`; moves the cursor past it. */
+function decodeItem(data: Uint8Array, cursor: { pos: number }, limit: number): RlpDecoded {
+  const at = cursor.pos;
+  const first = data[at] as number;
+  if (first <= 0x7f) {
+    cursor.pos = at + 1;
+    return copyBytes(data, at, at + 1);
+  }
+  if (first <= 0xb7) {
+    const end = at + 1 + (first - 0x80);
+    if (end > limit) throw invalidRlp('string runs past its end');
+    if (first === 0x81 && (data[at + 1] as number) < 0x80) {
+      throw invalidRlp('single byte < 0x80 must not be prefixed');
+    }
+    cursor.pos = end;
+    return copyBytes(data, at + 1, end);
+  }
+  if (first <= 0xbf) {
+    const n = first - 0xb7;
+    if (at + 1 + n >= limit) throw invalidRlp('not enough bytes for string length');
+    const len = readLength(data, at + 1, n);
+    if (len <= 55) throw invalidRlp('expected string length to be greater than 55');
+    const start = at + 1 + n;
+    if (start + len > limit) throw invalidRlp('string runs past its end');
+    cursor.pos = start + len;
+    return copyBytes(data, start, start + len);
+  }
+  let start: number;
+  let end: number;
+  if (first <= 0xf7) {
+    start = at + 1;
+    end = start + (first - 0xc0);
+  } else {
+    const n = first - 0xf7;
+    if (at + 1 + n > limit) throw invalidRlp('not enough bytes for list length');
+    const len = readLength(data, at + 1, n);
+    if (len < 56) throw invalidRlp('encoded list too short');
+    start = at + 1 + n;
+    end = start + len;
+  }
+  if (end > limit) throw invalidRlp('list runs past its end');
+  const items: RlpDecoded[] = [];
+  cursor.pos = start;
+  while (cursor.pos < end) items.push(decodeItem(data, cursor, end));
+  return items;
 }
 
 /** Minimal big-endian bytes of a non-negative integer (0 → empty), as RLP and the state trie store integers. */
@@ -137,7 +210,13 @@ export function bytesToBigint(bytes: Uint8Array, what = 'integer'): bigint {
   if (!(bytes instanceof Uint8Array)) throw new TernError('RLP_INVALID', `${what}: expected bytes, got a list`);
   if (bytes.length === 0) return 0n;
   if (bytes[0] === 0) throw new TernError('RLP_INVALID', `${what}: leading zero byte`);
-  return BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
+  // Up to 6 bytes (nonces, gas, most fees) fit a double exactly: no hex string, no copy.
+  if (bytes.length <= 6) {
+    let n = 0;
+    for (let i = 0; i < bytes.length; i++) n = n * 256 + (bytes[i] as number);
+    return BigInt(n);
+  }
+  return BigInt(toHexKey(bytes));
 }
 
 export function asBytes(item: RlpDecoded | undefined, what: string): Uint8Array {

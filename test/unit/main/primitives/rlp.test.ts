@@ -1,8 +1,16 @@
-// tern's RLP encoder against @ethereumjs/rlp on random nested inputs: the same bytes for every input kind the
-// encoder accepts, lengths around the 55/56 header boundary and past 255/65535 included.
+// tern's RLP encoder and decoder against @ethereumjs/rlp on random nested inputs: the same bytes for every input
+// kind the encoder accepts, lengths around the 55/56 header boundary and past 255/65535 included; the same items,
+// and the same verdict, for the decoder on valid encodings and on every kind of corruption of them.
 import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
-import { bigintToBytes, type RlpInput, rlpEncode } from '../../../../src/main/primitives/rlp.js';
+import {
+  bigintToBytes,
+  bytesToBigint,
+  type RlpDecoded,
+  type RlpInput,
+  rlpDecode,
+  rlpEncode,
+} from '../../../../src/main/primitives/rlp.js';
 
 /** Deterministic xorshift32, so a failure reproduces from its seed. */
 function rng(seed: number): () => number {
@@ -113,5 +121,115 @@ describe('bigintToBytes', () => {
     }
     expect(bigintToBytes(0n).length).toBe(0);
     expect(() => bigintToBytes(-1n)).toThrow(RangeError);
+  });
+});
+
+/** What @ethereumjs/rlp makes of `data`: the decoded item, or 'invalid'. */
+function ejsDecode(data: Uint8Array): string {
+  try {
+    return show(RLP.decode(data) as RlpDecoded);
+  } catch {
+    return 'invalid';
+  }
+}
+
+function ternDecode(data: Uint8Array): string {
+  try {
+    return show(rlpDecode(data));
+  } catch (err) {
+    expect((err as { code?: string }).code).toBe('RLP_INVALID');
+    return 'invalid';
+  }
+}
+
+function show(d: RlpDecoded): string {
+  return Array.isArray(d) ? `[${d.map(show).join(',')}]` : hex(d);
+}
+
+describe('rlpDecode', () => {
+  it('decodes random encodings, and every truncation and byte change of them, as @ethereumjs/rlp does', () => {
+    let invalid = 0;
+    let valid = 0;
+    for (let seed = 1; seed <= 1500; seed++) {
+      const next = rng(seed);
+      const good = rlpEncode(randomItem(next, 4));
+      const cases: Uint8Array[] = [good];
+      if (good.length > 1) {
+        cases.push(good.subarray(0, next() % good.length)); // truncated
+        cases.push(Uint8Array.from([...good, next() & 0xff])); // trailing byte
+      }
+      for (let k = 0; k < 4; k++) {
+        const bad = good.slice();
+        // Mostly header bytes: the first few and random ones.
+        const at = k < 2 ? next() % Math.min(4, bad.length) : next() % bad.length;
+        bad[at] = next() & 0xff;
+        cases.push(bad);
+      }
+      for (const c of cases) {
+        if (c.length === 0) continue;
+        const want = ejsDecode(c);
+        expect(ternDecode(c), `seed ${seed} input ${hex(c).slice(0, 80)}`).toBe(want);
+        if (want === 'invalid') invalid++;
+        else valid++;
+      }
+    }
+    // Both verdicts were exercised in earnest.
+    expect(invalid).toBeGreaterThan(1000);
+    expect(valid).toBeGreaterThan(1500);
+  });
+
+  it('rejects the non-canonical and short forms by name', () => {
+    const bad = [
+      '8100',
+      '817f',
+      'b800',
+      'b80100',
+      `b837${'00'.repeat(55)}`,
+      'f800',
+      `f837${'00'.repeat(55)}`,
+      `b90038${'00'.repeat(56)}`,
+      `f90038${'00'.repeat(56)}`,
+      'c1',
+      'c3018081',
+      '8201',
+      'b838',
+      '0000',
+      'c0c0',
+    ];
+    for (const h of bad) {
+      expect(() => rlpDecode(Buffer.from(h, 'hex')), h).toThrow(/invalid RLP/);
+      expect(ejsDecode(Buffer.from(h, 'hex')), h).toBe('invalid');
+    }
+    expect(() => rlpDecode(new Uint8Array(0))).toThrow(/invalid RLP/);
+  });
+
+  it('returns copies, not views of its input', () => {
+    const data = Uint8Array.from(Buffer.from('c48261627f', 'hex'));
+    const d = rlpDecode(data) as Uint8Array[];
+    expect(d.map(hex)).toEqual(['6162', '7f']);
+    data.fill(0);
+    expect(d.map(hex)).toEqual(['6162', '7f']);
+  });
+
+  it('refuses lists nested past the stack with an RLP error, not a crash', () => {
+    const depth = 200_000;
+    const data = new Uint8Array(depth).fill(0xc1);
+    data[depth - 1] = 0xc0;
+    expect(() => rlpDecode(data)).toThrow(/invalid RLP/);
+  });
+});
+
+describe('bytesToBigint', () => {
+  it('reads every length from 1 to 40 bytes', () => {
+    const next = rng(99);
+    for (let len = 1; len <= 40; len++) {
+      const b = new Uint8Array(len);
+      for (let i = 0; i < len; i++) b[i] = next() & 0xff;
+      b[0] = b[0] || 1;
+      expect(bytesToBigint(b)).toBe(BigInt(`0x${hex(b)}`));
+    }
+    expect(bytesToBigint(new Uint8Array(0))).toBe(0n);
+    expect(bytesToBigint(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0xff))).toBe(2n ** 48n - 1n);
+    expect(() => bytesToBigint(Uint8Array.of(0, 1))).toThrow(/leading zero/);
   });
 });
