@@ -19,6 +19,15 @@ export function rlpEncode(input: RlpInput): Uint8Array {
   return out;
 }
 
+/** `type` followed by the RLP of `input`, in one buffer: an EIP-2718 typed envelope (receipts, transactions). */
+export function rlpEncodeTyped(type: number, input: RlpInput): Uint8Array {
+  const plan: EncodePlan = { lists: [], scalars: [], li: 0, si: 0 };
+  const out = new Uint8Array(1 + measure(input, plan));
+  out[0] = type;
+  write(input, plan, out, 1);
+  return out;
+}
+
 interface EncodePlan {
   /** Payload length of each list, in pre-order. */
   lists: number[];

@@ -10,6 +10,7 @@ import {
   type RlpInput,
   rlpDecode,
   rlpEncode,
+  rlpEncodeTyped,
 } from '../../../../src/main/primitives/rlp.js';
 
 /** Deterministic xorshift32, so a failure reproduces from its seed. */
@@ -98,6 +99,14 @@ describe('rlpEncode', () => {
     expect(hex(rlpEncode(128n))).toBe('8180');
     expect(hex(rlpEncode(Number.MAX_SAFE_INTEGER))).toBe('871fffffffffffff');
     expect(hex(rlpEncode(2n ** 256n - 1n))).toBe(`a0${'ff'.repeat(32)}`);
+  });
+
+  it('writes a typed envelope as the type byte followed by the RLP', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const input = randomItem(rng(seed), 3);
+      const body = RLP.encode(input as Parameters<typeof RLP.encode>[0]);
+      expect(hex(rlpEncodeTyped(seed % 5, input))).toBe(`0${seed % 5}${hex(body)}`);
+    }
   });
 
   it('returns a fresh buffer, never its input', () => {
