@@ -406,7 +406,7 @@ unsafe extern "C" fn js_trie_apply_updates(env: napi_env, info: napi_callback_in
         }
     };
     let n = out.hashes.len();
-    let total = 32 * out.roots.len() + 4 + 4 * n + 32 * n + out.rlp.len();
+    let total = 32 * out.roots.len() + 4 + 4 * n + 32 * n + out.rlp_len();
     let Some((result, buf)) = (unsafe { napi::create_buffer(env, total) }) else {
         return ptr::null_mut();
     };
@@ -425,7 +425,9 @@ unsafe extern "C" fn js_trie_apply_updates(env: napi_env, info: napi_callback_in
     for h in &out.hashes {
         put(h);
     }
-    put(&out.rlp);
+    for i in 0..n {
+        put(out.node_rlp(i));
+    }
     result
 }
 

@@ -55,9 +55,31 @@ pub struct Job<'a> {
 pub struct UpdateOutput {
     pub roots: Vec<[u8; 32]>,
     pub hashes: Vec<[u8; 32]>,
-    pub rlp: Vec<u8>,
-    /// Length of each new node's RLP, back to back in `rlp`.
+    /// Length of each new node's RLP.
     pub lengths: Vec<u32>,
+    /// Where each new node's RLP starts: in `built` (true) or `rlp` (see [`UpdateOutput::node_rlp`]). The nodes of
+    /// tries built from empty stay where they were encoded instead of being copied once more into one buffer.
+    starts: Vec<(bool, usize)>,
+    rlp: Vec<u8>,
+    built: Vec<u8>,
+}
+
+impl UpdateOutput {
+    /// The RLP of new node `i`.
+    pub fn node_rlp(&self, i: usize) -> &[u8] {
+        let (built, at) = self.starts[i];
+        let len = self.lengths[i] as usize;
+        if built {
+            &self.built[at..at + len]
+        } else {
+            &self.rlp[at..at + len]
+        }
+    }
+
+    /// Total length of the new nodes' RLP.
+    pub fn rlp_len(&self) -> usize {
+        self.lengths.iter().map(|&l| l as usize).sum()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -713,8 +735,155 @@ fn encode(node: &Node<'_>, refs: &[RefBytes], buf: &mut Vec<u8>) -> usize {
     rlp::finish_list(buf)
 }
 
+/// A node encoded and hashed as soon as it was built (see [`Builder`]).
+#[derive(Clone, Copy)]
+struct Sealed {
+    /// Its RLP: `Builder::rlp[at..at + len]`.
+    at: usize,
+    len: usize,
+    hash: [u8; 32],
+    height: usize,
+}
+
+/// Builds the trie of a job whose old root is empty straight from its sorted entries, encoding and hashing each
+/// node as soon as its children are done (children come first), so no node is kept as a structure at all. Builds
+/// the same nodes as [`Updater::build`], in the same post-order and with the same heights, so the output order of
+/// [`apply_updates_many`] does not depend on which of the two built a subtree.
+#[derive(Default)]
+struct Builder {
+    /// RLP of the hashed nodes, back to back, in post-order.
+    rlp: Vec<u8>,
+    /// The hashed nodes, in post-order.
+    sealed: Vec<Sealed>,
+    buf: Vec<u8>,
+}
+
+impl Builder {
+    fn start(&mut self) {
+        self.buf.clear();
+        self.buf.resize(MAX_HEADER, 0);
+    }
+
+    /// Finishes the node in `buf`: its hash reference when it encodes to 32 bytes or more (or `forced`: a root),
+    /// otherwise its RLP, which the parent embeds.
+    fn seal(&mut self, height: usize, forced: bool) -> RefBytes {
+        let start = rlp::finish_list(&mut self.buf);
+        let enc = &self.buf[start..];
+        if enc.len() < 32 && !forced {
+            return RefBytes::of(enc);
+        }
+        let hash = keccak256(enc);
+        let at = self.rlp.len();
+        self.rlp.extend_from_slice(enc);
+        self.sealed.push(Sealed {
+            at,
+            len: enc.len(),
+            hash,
+            height,
+        });
+        let mut r = RefBytes::NONE;
+        r.bytes[0] = STRING + 32;
+        r.bytes[1..].copy_from_slice(&hash);
+        r.len = 33;
+        r
+    }
+
+    /// The root of a job's entries (sorted, distinct keys as nibbles; at least one): hashed whatever its length.
+    fn root(&mut self, entries: &[(&[u8], &[u8])]) -> Result<[u8; 32], UpdateError> {
+        let (top, _) = self.build(entries, 0, 0, true)?;
+        let mut h = [0u8; 32];
+        h.copy_from_slice(&top.bytes[1..33]);
+        Ok(h)
+    }
+
+    /// The subtree of `entries` (sharing their first `pos` nibbles), as [`Updater::build`] makes it; `top`: it is
+    /// the root, hashed whatever its length.
+    fn build(
+        &mut self,
+        entries: &[(&[u8], &[u8])],
+        pos: usize,
+        depth: usize,
+        top: bool,
+    ) -> Result<(RefBytes, usize), UpdateError> {
+        let (first, value) = entries[0];
+        if entries.len() == 1 {
+            self.start();
+            push_compact(&mut self.buf, first.get(pos..).unwrap_or(&[]), true);
+            rlp::push_string(&mut self.buf, value);
+            return Ok((self.seal(0, top), 0));
+        }
+        let last = entries[entries.len() - 1].0;
+        let end = first.len().min(last.len());
+        let mut d = pos;
+        while d < end && first[d] == last[d] {
+            d += 1;
+        }
+        if d > pos {
+            let (child, h) = self.build_branch(entries, d, depth, false)?;
+            self.start();
+            push_compact(&mut self.buf, &first[pos..d], false);
+            self.buf.extend_from_slice(child.as_slice());
+            return Ok((self.seal(h + 1, top), h + 1));
+        }
+        self.build_branch(entries, pos, depth, top)
+    }
+
+    fn build_branch(
+        &mut self,
+        entries: &[(&[u8], &[u8])],
+        pos: usize,
+        depth: usize,
+        top: bool,
+    ) -> Result<(RefBytes, usize), UpdateError> {
+        if depth > MAX_DEPTH {
+            return Err(bad("paths deeper than any key"));
+        }
+        let mut children = [RefBytes::NONE; 16];
+        let mut value: Option<&[u8]> = None;
+        let mut height = 0;
+        let mut i = 0;
+        if entries[0].0.len() == pos {
+            value = Some(entries[0].1);
+            i = 1;
+        }
+        while i < entries.len() {
+            let Some(&n) = entries[i].0.get(pos) else {
+                return Err(bad("keys out of order"));
+            };
+            let mut j = i + 1;
+            while j < entries.len() && entries[j].0.get(pos) == Some(&n) {
+                j += 1;
+            }
+            let (child, h) = self.build(&entries[i..j], pos + 1, depth + 1, false)?;
+            children[n as usize & 15] = child;
+            height = height.max(h + 1);
+            i = j;
+        }
+        self.start();
+        for c in &children {
+            if c.len == 0 {
+                self.buf.push(EMPTY_STRING);
+            } else {
+                self.buf.extend_from_slice(c.as_slice());
+            }
+        }
+        match value {
+            None => self.buf.push(EMPTY_STRING),
+            Some(v) => rlp::push_string(&mut self.buf, v),
+        }
+        Ok((self.seal(height, top), height))
+    }
+}
+
+/// A dirty node waiting for its level: a node of the update arena, or one the [`Builder`] already sealed.
+#[derive(Clone, Copy)]
+enum Pending {
+    Arena(usize),
+    Sealed(usize),
+}
+
 /// Height of each dirty node above the dirty leaves, pushed to `levels` in post-order (children first, in order).
-fn height(arena: &[Node<'_>], i: usize, levels: &mut Vec<Vec<usize>>) -> usize {
+fn height(arena: &[Node<'_>], i: usize, levels: &mut Vec<Vec<Pending>>) -> usize {
     let mut h = 0;
     match &arena[i] {
         Node::Leaf { .. } => {}
@@ -731,11 +900,25 @@ fn height(arena: &[Node<'_>], i: usize, levels: &mut Vec<Vec<usize>>) -> usize {
             }
         }
     }
+    push_level(levels, h, Pending::Arena(i));
+    h
+}
+
+fn push_level(levels: &mut Vec<Vec<Pending>>, h: usize, p: Pending) {
     if levels.len() <= h {
         levels.resize_with(h + 1, Vec::new);
     }
-    levels[h].push(i);
-    h
+    levels[h].push(p);
+}
+
+/// How a job ends: its new root (unchanged, empty, or built by the [`Builder`] as its sealed nodes [from, to)), or
+/// the top of its rebuilt paths in the update arena.
+enum Top {
+    Done {
+        root: [u8; 32],
+        sealed: (usize, usize),
+    },
+    Updated(Option<Ref>),
 }
 
 /// Applies each job's updates to its trie and hashes all the new nodes together.
@@ -746,15 +929,43 @@ pub fn apply_updates_many<S: NodeSource>(
     // Every job's keys as nibbles first: the dirty nodes borrow their paths and values from them and the input.
     let prepared: Vec<(Vec<u8>, Vec<Prepared>)> =
         jobs.iter().map(|job| prepare(&job.updates)).collect();
-    let updates: usize = jobs.iter().map(|job| job.updates.len()).sum();
+    // A job into an empty trie is built and hashed at once by the Builder; the others go through the arena.
+    let updates: usize = jobs
+        .iter()
+        .filter(|job| job.root != EMPTY_ROOT)
+        .map(|job| job.updates.len())
+        .sum();
     let mut up = Updater {
         source,
         arena: Vec::with_capacity(2 * updates + 16),
         depth: 0,
     };
-    let mut tops: Vec<Option<Ref>> = Vec::with_capacity(jobs.len());
+    let mut builder = Builder::default();
+    let mut tops: Vec<Top> = Vec::with_capacity(jobs.len());
     for (job, (nibbles, prepared)) in jobs.iter().zip(&prepared) {
-        let start = (job.root != EMPTY_ROOT).then_some(Ref::Hash(job.root));
+        if job.root == EMPTY_ROOT {
+            let entries: Vec<(&[u8], &[u8])> = prepared
+                .iter()
+                .filter_map(|&(a, b, v)| v.map(|i| (&nibbles[a..b], job.updates[i].1)))
+                .collect();
+            let from = builder.sealed.len();
+            let root = if entries.is_empty() {
+                EMPTY_ROOT
+            } else {
+                // Room for every leaf and more than the branches above them need: growing a buffer this size
+                // would copy it over and over; pages never written cost nothing.
+                let values: usize = entries.iter().map(|(_, v)| v.len()).sum();
+                builder.rlp.reserve(values + 256 * entries.len());
+                builder.sealed.reserve(2 * entries.len());
+                builder.root(&entries)?
+            };
+            tops.push(Top::Done {
+                root,
+                sealed: (from, builder.sealed.len()),
+            });
+            continue;
+        }
+        let start = Some(Ref::Hash(job.root));
         let ops: Vec<Op> = prepared
             .iter()
             .map(|&(a, b, v)| Op {
@@ -771,22 +982,31 @@ pub fn apply_updates_many<S: NodeSource>(
                 Out::New(r) => r,
             }
         };
-        tops.push(top);
+        tops.push(Top::Updated(top));
     }
 
+    // Every new node by its height above the leaves; within a height, job by job, each job's in post-order.
     let mut arena = up.arena;
-    let mut levels: Vec<Vec<usize>> = Vec::new();
+    let mut levels: Vec<Vec<Pending>> = Vec::new();
     let mut forced = vec![false; arena.len()];
     let mut top_nodes: Vec<Option<usize>> = Vec::with_capacity(tops.len());
     for top in &tops {
         let i = match top {
-            None | Some(Ref::Hash(_)) => None,
-            Some(Ref::Embedded(rlp)) => {
+            Top::Done {
+                sealed: (from, to), ..
+            } => {
+                for k in *from..*to {
+                    push_level(&mut levels, builder.sealed[k].height, Pending::Sealed(k));
+                }
+                None
+            }
+            Top::Updated(None | Some(Ref::Hash(_))) => None,
+            Top::Updated(Some(Ref::Embedded(rlp))) => {
                 arena.push(decode_node(rlp)?);
                 forced.push(true);
                 Some(arena.len() - 1)
             }
-            Some(Ref::Node(i)) => {
+            Top::Updated(Some(Ref::Node(i))) => {
                 forced[*i] = true;
                 Some(*i)
             }
@@ -798,13 +1018,25 @@ pub fn apply_updates_many<S: NodeSource>(
     }
 
     let mut out = UpdateOutput::default();
-    out.hashes.reserve(arena.len());
-    out.lengths.reserve(arena.len());
+    let count = arena.len() + builder.sealed.len();
+    out.hashes.reserve(count);
+    out.lengths.reserve(count);
+    out.starts.reserve(count);
     out.rlp.reserve(arena.len() * 128);
     let mut refs: Vec<RefBytes> = vec![RefBytes::NONE; arena.len()];
     let mut buf = Vec::with_capacity(1024);
     for level in &levels {
-        for &i in level {
+        for &p in level {
+            let i = match p {
+                Pending::Sealed(k) => {
+                    let s = &builder.sealed[k];
+                    out.hashes.push(s.hash);
+                    out.lengths.push(s.len as u32);
+                    out.starts.push((true, s.at));
+                    continue;
+                }
+                Pending::Arena(i) => i,
+            };
             let start = encode(&arena[i], &refs, &mut buf);
             let enc = &buf[start..];
             if enc.len() >= 32 || forced[i] {
@@ -816,18 +1048,19 @@ pub fn apply_updates_many<S: NodeSource>(
                 refs[i] = r;
                 out.hashes.push(hash);
                 out.lengths.push(enc.len() as u32);
+                out.starts.push((false, out.rlp.len()));
                 out.rlp.extend_from_slice(enc);
             } else {
                 refs[i] = RefBytes::of(enc);
             }
         }
     }
-    // Within a level the JS twin lists hashed nodes in level order, which is the order above.
 
     for (top, node) in tops.iter().zip(&top_nodes) {
         let root = match (top, node) {
-            (None, _) => EMPTY_ROOT,
-            (Some(Ref::Hash(h)), _) => *h,
+            (Top::Done { root, .. }, _) => *root,
+            (Top::Updated(None), _) => EMPTY_ROOT,
+            (Top::Updated(Some(Ref::Hash(h))), _) => *h,
             (_, Some(i)) => {
                 let mut h = [0u8; 32];
                 h.copy_from_slice(&refs[*i].bytes[1..33]);
@@ -837,6 +1070,7 @@ pub fn apply_updates_many<S: NodeSource>(
         };
         out.roots.push(root);
     }
+    out.built = builder.rlp;
     Ok(out)
 }
 
@@ -866,13 +1100,13 @@ mod tests {
     impl Store {
         fn put_all(&mut self, out: &UpdateOutput) {
             let mut at = 0;
-            for (h, &len) in out.hashes.iter().zip(&out.lengths) {
-                let rlp = out.rlp[at..at + len as usize].to_vec();
+            for (i, (h, &len)) in out.hashes.iter().zip(&out.lengths).enumerate() {
+                let rlp = out.node_rlp(i).to_vec();
                 assert_eq!(keccak256(&rlp), *h);
                 self.nodes.insert(*h, rlp);
                 at += len as usize;
             }
-            assert_eq!(at, out.rlp.len());
+            assert_eq!(at, out.rlp_len());
         }
     }
 

@@ -38,10 +38,15 @@ export function applyUpdatesNative(
   let count = 0;
   let keyBytes = 0;
   let valueBytes = 0;
-  for (const job of jobs) {
+  for (let j = 0; j < jobs.length; j++) {
+    const job = jobs[j] as NativeTrieJob;
     if (job.root.length !== 32) return undefined;
-    count += job.updates.length;
-    for (const [key, value] of job.updates) {
+    const updates = job.updates;
+    count += updates.length;
+    for (let i = 0; i < updates.length; i++) {
+      const u = updates[i] as NativeTrieJob['updates'][number];
+      const key = u[0];
+      const value = u[1];
       if (key.length > NATIVE_TRIE_MAX_KEY) return undefined;
       keyBytes += key.length;
       if (value !== null) valueBytes += value.length;
@@ -49,16 +54,22 @@ export function applyUpdatesNative(
   }
   const roots = new Uint8Array(32 * jobs.length);
   const jobEnds = new Uint32Array(jobs.length);
-  const keys = new Uint8Array(keyBytes);
+  // The packed inputs are read during the call only, so one set of buffers serves every call.
+  const keys = packBuffer(0, keyBytes);
   const keyOffsets = new Uint32Array(count + 1);
-  const values = new Uint8Array(valueBytes);
+  const values = packBuffer(1, valueBytes);
   const valueOffsets = new Uint32Array(count + 1);
   let n = 0;
   let kp = 0;
   let vp = 0;
-  jobs.forEach((job, j) => {
+  for (let j = 0; j < jobs.length; j++) {
+    const job = jobs[j] as NativeTrieJob;
     roots.set(job.root, 32 * j);
-    for (const [key, value] of job.updates) {
+    const updates = job.updates;
+    for (let i = 0; i < updates.length; i++) {
+      const u = updates[i] as NativeTrieJob['updates'][number];
+      const key = u[0];
+      const value = u[1];
       keys.set(key, kp);
       kp += key.length;
       if (value !== null) {
@@ -70,12 +81,24 @@ export function applyUpdatesNative(
       valueOffsets[n] = vp;
     }
     jobEnds[j] = n;
-  });
+  }
   // The hash of each node wanted is written here before each getNode call: a 32-byte view of a buffer long enough
   // to live off the V8 heap, so native code writes it in place.
   const scratch = new Uint8Array(128).subarray(0, 32);
   const out = nativeApply(roots, jobEnds, keys, keyOffsets, values, valueOffsets, getNode, scratch);
   return unpack(out, jobs.length);
+}
+
+/** Reused input buffers (keys, values), grown to the next power of two; a call sees a view of exactly its bytes. */
+const packBuffers: Uint8Array[] = [new Uint8Array(0), new Uint8Array(0)];
+
+function packBuffer(which: 0 | 1, length: number): Uint8Array {
+  let buf = packBuffers[which] as Uint8Array;
+  if (buf.length < length) {
+    buf = new Uint8Array(2 ** Math.ceil(Math.log2(length)));
+    packBuffers[which] = buf;
+  }
+  return buf.subarray(0, length);
 }
 
 /** Layout: roots (32 × jobs) | N (u32 LE) | RLP lengths (N × u32 LE) | hashes (N × 32) | RLPs back to back. */

@@ -10,12 +10,12 @@
 import type { WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
 import { keccak256 } from '../../native/keccak.js';
-import { type Block, decodeBlock, encodeBlock } from '../../primitives/block/block.js';
+import { type Block, decodeBlock, encodeBody } from '../../primitives/block/block.js';
 import { decodeHeader, encodeHeader, type Header, headerHash } from '../../primitives/block/header.js';
 import { equalBytes, toHex as hex } from '../../primitives/bytes.js';
 import { type ChainConfig, parseChainConfig } from '../../primitives/chainConfig.js';
 import { decodeReceipt, encodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
-import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
+import { asList, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import { StateCommitment } from '../../primitives/trie/commitment.js';
 import type { TrieNode } from '../../primitives/trie/interface.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
@@ -301,8 +301,7 @@ export class ChainStore {
   ): void {
     const n = Number(block.header.number);
     chain.writeHeaderRlp(b, n, hash, encodeHeader(block.header));
-    const full = asList(rlpDecode(encodeBlock(block)), 'block');
-    chain.writeBodyRlp(b, n, hash, rlpEncode(full.slice(1) as RlpDecoded[] as Parameters<typeof rlpEncode>[0]));
+    chain.writeBodyRlp(b, n, hash, encodeBody(block));
     chain.writeReceiptsRlp(b, n, hash, rlpEncode(encoded ? [...encoded] : receipts.map((r) => encodeReceipt(r))));
   }
 

@@ -80,13 +80,19 @@ function bodyFromFields(f: RlpDecoded[]): Omit<Block, 'header'> {
 }
 
 export function encodeBlock(b: Block): Uint8Array {
-  const fields: RlpDecoded[] = [
-    rlpDecode(encodeHeader(b.header)),
-    b.transactions.map(txToBody),
-    b.uncles.map((u) => rlpDecode(encodeHeader(u))),
-  ];
-  if (b.withdrawals !== undefined) fields.push(b.withdrawals.map((w) => rlpDecode(encodeWithdrawal(w))));
+  const fields: RlpDecoded[] = [rlpDecode(encodeHeader(b.header)), ...bodyFields(b)];
   return rlpEncode(fields as Parameters<typeof rlpEncode>[0]);
+}
+
+/** The body as stored beside the header: [transactions, uncles, withdrawals?], what decodeBody reads. */
+export function encodeBody(b: Omit<Block, 'header'>): Uint8Array {
+  return rlpEncode(bodyFields(b) as Parameters<typeof rlpEncode>[0]);
+}
+
+function bodyFields(b: Omit<Block, 'header'>): RlpDecoded[] {
+  const fields: RlpDecoded[] = [b.transactions.map(txToBody), b.uncles.map((u) => rlpDecode(encodeHeader(u)))];
+  if (b.withdrawals !== undefined) fields.push(b.withdrawals.map((w) => rlpDecode(encodeWithdrawal(w))));
+  return fields;
 }
 
 export function transactionsRoot(txs: readonly Uint8Array[]): Uint8Array {

@@ -2,7 +2,16 @@
 // EIP-2718 on, [status, cumulativeGasUsed, bloom, logs]. OP deposit receipts add depositNonce and
 // depositReceiptVersion (they come with the OP-Stack rules).
 import { TernError } from '../errors.js';
-import { asBytes, asList, bigintToBytes, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../rlp.js';
+import {
+  asBytes,
+  asList,
+  bigintToBytes,
+  bytesToBigint,
+  type RlpDecoded,
+  rlpDecode,
+  rlpEncode,
+  rlpEncodeTyped,
+} from '../rlp.js';
 import { logsBloom } from './bloom.js';
 
 export interface Log {
@@ -46,19 +55,11 @@ function depositFields(r: Receipt): RlpDecoded[] {
   return out;
 }
 
-function typed(type: number, body: Uint8Array): Uint8Array {
-  if (type === 0) return body;
-  const out = new Uint8Array(body.length + 1);
-  out[0] = type;
-  out.set(body, 1);
-  return out;
-}
-
 /** The consensus encoding (eth/debug_getRawReceipts, p2p), deposit nonce and version included when set. */
 export function encodeReceipt(r: Receipt): Uint8Array {
   const fields: RlpDecoded[] = [statusField(r), bigintToBytes(r.cumulativeGasUsed), r.logsBloom, r.logs.map(encodeLog)];
-  fields.push(...depositFields(r));
-  return typed(r.type, rlpEncode(fields as Parameters<typeof rlpEncode>[0]));
+  if (r.type === DEPOSIT_TYPE) fields.push(...depositFields(r));
+  return r.type === 0 ? rlpEncode(fields) : rlpEncodeTyped(r.type, fields);
 }
 
 /**
