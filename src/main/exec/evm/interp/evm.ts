@@ -11,6 +11,7 @@ import { createZeroAddress } from '@ethereumjs/util';
 import { keccak256 } from '../../../native/keccak.js';
 import { FlatState } from '../../state/flatState.js';
 import { analyse, type GasTable, gasTableOf, type OpcodeTableEntry } from './analysis.js';
+import type { CallHost } from './calls.js';
 import { type FrameState, type GasParams, runFrame } from './frame.js';
 
 /** Forks whose gas rules ./frame.ts implements (EIP-2929 access lists, EIP-2200/3529 SSTORE since Istanbul, EIP-1153, EIP-5656). */
@@ -39,6 +40,13 @@ const PARAM_NAMES = [
   'sstoreDirtyEIP2200Gas',
   'sstoreResetGas',
   'coldaccountaccessGas',
+  'callStipendGas',
+  'callValueTransferGas',
+  'callNewAccountGas',
+  'initCodeWordGas',
+  'maxInitCodeSize',
+  'selfdestructRefundGas',
+  'stackLimit',
 ] as const;
 
 /** Counts of frames run by each interpreter (the benchmark and the tests read them). */
@@ -58,6 +66,9 @@ export class TernEVM extends EVM {
   /** Turns tern's interpreter off (every frame on ethereumjs's), for comparisons. */
   ternInterpreter = true;
 
+  /** Sub-messages of tern's frames run through this EVM's message execution. */
+  private readonly host: CallHost = { runMessage: (message) => this.runCall({ message }) };
+
   protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
     const fork = this.ternInterpreter ? this.admit(message, opts) : null;
     if (fork === null) {
@@ -74,6 +85,8 @@ export class TernEVM extends EVM {
     const block = this._block as NonNullable<EVM['_block']>;
     const tx = this._tx as NonNullable<EVM['_tx']>;
     const caller = message.caller ?? createZeroAddress();
+    // The maps ethereumjs's interpreter would write its results into (the message's, copied by the calling frame).
+    const selfdestruct = message.selfdestruct ?? new Map();
     const out = await runFrame({
       code,
       analysis,
@@ -97,6 +110,10 @@ export class TernEVM extends EVM {
       journal: this.journal,
       transient: this.transientStorage,
       keccak: this.common.customCrypto.keccak256 ?? keccak256,
+      depth: message.depth ?? 0,
+      selfdestruct,
+      createdAddresses: message.createdAddresses ?? new Set(),
+      host: this.host,
     });
     const err = out.exceptionError;
     const failed = err !== undefined;
@@ -105,7 +122,7 @@ export class TernEVM extends EVM {
     return {
       logs: failed ? [] : out.logs,
       returnValue: out.returnValue ?? new Uint8Array(0),
-      selfdestruct: failed || !message.selfdestruct ? new Map() : message.selfdestruct,
+      selfdestruct: failed ? new Map() : selfdestruct,
       ...(failed
         ? { createdAddresses: new Set() }
         : message.createdAddresses
@@ -126,6 +143,7 @@ export class TernEVM extends EVM {
     if (this._customOpcodes !== undefined && this._customOpcodes.length > 0) return null;
     if (opts.initialLogs !== undefined || (opts.pc ?? 0) !== 0) return null;
     if (this._block === undefined || this._tx === undefined) return null;
+    if (this.allowUnlimitedInitCodeSize) return null;
     if (!(message.code instanceof Uint8Array) || message.code[0] === 0xef) return null;
     if (message.gasLimit > MAX_FRAME_GAS || message.gasRefund > MAX_FRAME_GAS || message.gasRefund < 0n) return null;
     const opcodeMap = this._opcodeMap as unknown as object;

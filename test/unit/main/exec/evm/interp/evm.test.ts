@@ -52,12 +52,12 @@ function describeResult(r: Awaited<ReturnType<TernEVM['runCall']>>['execResult']
   };
 }
 
-async function compareSeeds(hardfork: Hardfork, from: number, count: number) {
+async function compareSeeds(hardfork: Hardfork, from: number, count: number, profile: 'interp' | 'full' = 'interp') {
   const before = interpreterStats.tern;
   const errors = new Set<string>();
   let calls = 0;
   for (let seed = from; seed < from + count; seed++) {
-    const c = generateCase(seed, 4, 'interp');
+    const c = generateCase(seed, 4, profile);
     const a = await side(hardfork, c, true);
     const b = await side(hardfork, c, false);
     const common = a.evm.common;
@@ -75,8 +75,9 @@ async function compareSeeds(hardfork: Hardfork, from: number, count: number) {
       },
       { common },
     );
-    // The four interpreter-profile contracts, each called several times (later calls see earlier writes).
-    for (const target of c.pre.slice(4, 8)) {
+    // The four interpreter-profile contracts (in the full profile all six, which call, create and self-destruct),
+    // each called several times (later calls see earlier writes).
+    for (const target of c.pre.slice(4, profile === 'interp' ? 8 : 10)) {
       for (let k = 0; k < 6; k++) {
         const tx = c.txs[k % c.txs.length]?.tx;
         const opts = {
@@ -110,6 +111,8 @@ async function compareSeeds(hardfork: Hardfork, from: number, count: number) {
         );
       }
     }
+    // Every account (value moved by calls, creations and SELFDESTRUCT; nonces bumped by CREATE).
+    expect(await a.sm.getStateRoot(), `seed ${seed} state root`).toEqual(await b.sm.getStateRoot());
   }
   return { calls, ternFrames: interpreterStats.tern - before, errors };
 }
@@ -129,6 +132,15 @@ describe("tern's frame interpreter against @ethereumjs/evm's", () => {
     ])
       expect([...r.errors], kind).toContain(kind);
   }, 120_000);
+
+  it('gives the same ExecResult and state on random programs with calls, creations and SELFDESTRUCT', async () => {
+    const r = await compareSeeds(Hardfork.Prague, 300, 16, 'full');
+    expect(r.ternFrames).toBeGreaterThan(r.calls);
+    for (const kind of ['out of gas', 'stack underflow', 'revert', 'static state change'])
+      expect([...r.errors], kind).toContain(kind);
+    const cancun = await compareSeeds(Hardfork.Cancun, 400, 5, 'full');
+    expect(cancun.ternFrames).toBeGreaterThan(cancun.calls);
+  }, 180_000);
 
   it('gives the same ExecResult under Cancun', async () => {
     const r = await compareSeeds(Hardfork.Cancun, 100, 10);
