@@ -5,6 +5,8 @@
 // debug logging (tracing sees ethereumjs's steps), with custom opcodes, or for EOF code. Both give the same
 // ExecResult (returnValue, executionGasUsed, gas, gasRefund, logs, selfdestruct, createdAddresses, exceptionError);
 // tern's carries no runState (nothing in tern or in @ethereumjs/vm reads it).
+// Calls and creations inside a frame run their sub-messages through runCall (./calls.ts); a transaction's own call
+// into code may skip runCall's set-up altogether (runTopCall, chosen by ../transition.ts before anything is written).
 import { ConsensusAlgorithm, Hardfork } from '@ethereumjs/common';
 import {
   EVM,
