@@ -34,7 +34,7 @@ import {
   TX_TYPE_SET_CODE,
   type TxResult,
 } from './interface.js';
-import { createTernEVM } from './interp/evm.js';
+import { createTernEVM, TernEVM } from './interp/evm.js';
 import {
   floorDataGas,
   intrinsicGas,
@@ -400,6 +400,21 @@ async function applyUntraced(block: BlockContext, tx: TransactionLike, sender: A
     executor.plainTransfers === true &&
     executor.tracer === undefined &&
     isPlainTransfer(state, evm, to, tx.value);
+  // A call into code takes the EVM's top-level path of tern's own (./interp/evm.ts runTopCall) when its frame runs on
+  // tern's interpreter; decided here too, before any write (without authorizations nothing below changes `to`).
+  let topCode: Uint8Array | undefined;
+  if (
+    !plain &&
+    to !== undefined &&
+    authorizations === undefined &&
+    executor.tracer === undefined &&
+    evm instanceof TernEVM &&
+    !isEmptyCodeHash(state.getCodeHash(to)) &&
+    state.getBalance(to) + tx.value <= MAX_UINT256
+  ) {
+    const code = state.getCodeSync(to);
+    if (evm.topCallAdmitted(to, code, gasLimit - intrinsic)) topCode = code;
+  }
   const depth = state.checkpointDepth;
   state.checkpointSync();
   try {
@@ -417,18 +432,30 @@ async function applyUntraced(block: BlockContext, tx: TransactionLike, sender: A
     const execGas = gasLimit - intrinsic;
     const result = plain
       ? { execResult: transferValue(state, journal, sender, to as Address, tx.value), createdAddress: undefined }
-      : await evm.runCall({
-          block: env.evmBlock,
-          gasPrice,
-          origin: sender,
-          caller: sender,
-          gasLimit: execGas,
-          to,
-          value: tx.value,
-          data: tx.data,
-          blobVersionedHashes: blobHashes as PrefixedHexString[] | undefined,
-          skipNonceIncrement: true,
-        });
+      : topCode !== undefined
+        ? await (evm as TernEVM).runTopCall({
+            block: env.evmBlock,
+            gasPrice,
+            caller: sender,
+            to: to as Address,
+            value: tx.value,
+            data: tx.data,
+            gasLimit: execGas,
+            blobVersionedHashes: blobHashes as PrefixedHexString[] | undefined,
+            code: topCode,
+          })
+        : await evm.runCall({
+            block: env.evmBlock,
+            gasPrice,
+            origin: sender,
+            caller: sender,
+            gasLimit: execGas,
+            to,
+            value: tx.value,
+            data: tx.data,
+            blobVersionedHashes: blobHashes as PrefixedHexString[] | undefined,
+            skipNonceIncrement: true,
+          });
     const exec = result.execResult;
 
     // Gas used, less the refund (capped at a fifth of it, EIP-3529), at least the calldata floor (EIP-7623).

@@ -109,9 +109,16 @@ const IMPLEMENTED: ReadonlyArray<readonly [number, string]> = [
   ...Array.from({ length: 16 }, (_, i) => [0x80 + i, 'DUP'] as const),
   ...Array.from({ length: 16 }, (_, i) => [0x90 + i, 'SWAP'] as const),
   ...Array.from({ length: 5 }, (_, i) => [0xa0 + i, 'LOG'] as const),
+  [0xf0, 'CREATE'],
+  [0xf1, 'CALL'],
+  [0xf2, 'CALLCODE'],
   [0xf3, 'RETURN'],
+  [0xf4, 'DELEGATECALL'],
+  [0xf5, 'CREATE2'],
+  [0xfa, 'STATICCALL'],
   [0xfd, 'REVERT'],
   [0xfe, 'INVALID'],
+  [0xff, 'SELFDESTRUCT'],
 ];
 
 /** Instructions after which the next byte is only reached by a jump (so only a JUMPDEST starts code again). */

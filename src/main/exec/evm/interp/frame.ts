@@ -1,13 +1,17 @@
 // tern's frame interpreter: runs one call frame's legacy bytecode over a preallocated bigint stack and a growable
 // byte memory, with static gas from the fork's table and dynamic gas computed inline, synchronously except where
-// it reads or writes storage. Semantics, gas, refunds and the exceptional-halt kinds (including the order in which
-// they are checked: stack underflow before gas for dynamically priced opcodes, gas first for the others) follow
-// @ethereumjs/evm's interpreter, so a frame gives the same ExecResult on either. Only the opcodes ./analysis.ts
-// lists as implemented reach here; ./evm.ts sends every other frame to @ethereumjs/evm.
+// it reads or writes storage or enters a sub-call. Semantics, gas, refunds and the exceptional-halt kinds
+// (including the order in which they are checked: stack underflow before gas for dynamically priced opcodes, gas
+// first for the others) follow @ethereumjs/evm's interpreter, so a frame gives the same ExecResult on either.
+// Calls and creations (./calls.ts) price and set up the sub-message here and run it through the EVM's message
+// execution. Only the opcodes ./analysis.ts lists as implemented reach here; ./evm.ts sends every other frame to
+// @ethereumjs/evm.
 
 import { EVMError } from '@ethereumjs/evm';
-import { Address, bigIntToBytes } from '@ethereumjs/util';
+import { Account, Address, bigIntToBytes, type PrefixedHexString } from '@ethereumjs/util';
 import type { CodeAnalysis, GasTable } from './analysis.js';
+import { type CallHost, callFrame, createFrame, type FrameContext, selfDestruct } from './calls.js';
+import { fail, Halt } from './halt.js';
 
 const ERR = EVMError.errorMessages;
 const MASK = (1n << 256n) - 1n;
@@ -46,14 +50,22 @@ export interface GasParams {
   readonly sstoreDirtyEIP2200Gas: number;
   readonly sstoreResetGas: number;
   readonly coldaccountaccessGas: number;
+  readonly callStipendGas: number;
+  readonly callValueTransferGas: number;
+  readonly callNewAccountGas: number;
+  readonly initCodeWordGas: number;
+  readonly maxInitCodeSize: number;
+  readonly selfdestructRefundGas: number;
+  readonly stackLimit: number;
 }
 
 /** The storage, journal and transient storage a frame works on (the EVM's own). */
 export interface FrameState {
   getStorage(address: Address, key: Uint8Array): Promise<Uint8Array>;
   putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void>;
-  getAccount(address: Address): Promise<{ balance: bigint; codeHash: Uint8Array; isEmpty(): boolean } | undefined>;
+  getAccount(address: Address): Promise<Account | undefined>;
   getCode(address: Address): Promise<Uint8Array>;
+  modifyAccountFields(address: Address, fields: { balance: bigint }): Promise<void>;
   readonly originalStorageCache: { get(address: Address, key: Uint8Array): Promise<Uint8Array> };
 }
 /**
@@ -71,6 +83,7 @@ export interface FrameJournal {
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
   isWarmedAddress(address: Uint8Array): boolean;
   addWarmedAddress(address: Uint8Array): void;
+  putAccount(address: Address, account: Account | undefined): Promise<void>;
 }
 export interface FrameTransient {
   get(address: Address, key: Uint8Array): Uint8Array;
@@ -103,7 +116,7 @@ export interface FrameInput {
     getBlobGasPrice(): bigint | undefined;
   };
   /** The transaction's blob versioned hashes (BLOBHASH). */
-  readonly blobVersionedHashes: readonly string[];
+  readonly blobVersionedHashes: PrefixedHexString[];
   /** The hash of an earlier block (BLOCKHASH, within the last 256). */
   readonly blockHash: (number: number) => Promise<Uint8Array>;
   readonly state: FrameState;
@@ -112,6 +125,14 @@ export interface FrameInput {
   readonly journal: FrameJournal;
   readonly transient: FrameTransient;
   readonly keccak: (data: Uint8Array) => Uint8Array;
+  /** The frame's call depth (0 for a transaction's own frame). */
+  readonly depth: number;
+  /** Accounts self-destructed so far (address hex → beneficiary), this frame's own copy. */
+  readonly selfdestruct: Map<PrefixedHexString, PrefixedHexString>;
+  /** Accounts created in this transaction (EIP-6780), this frame's own copy. */
+  readonly createdAddresses: Set<PrefixedHexString>;
+  /** Runs sub-messages (the EVM's message execution). */
+  readonly host: CallHost;
 }
 
 /** How the frame ended. */
@@ -146,16 +167,7 @@ const DYNAMIC = new Uint8Array(256);
   for (const op of [0x0a, 0x20, 0x37, 0x39, 0x3e, 0x51, 0x52, 0x53, 0x54, 0x55, 0x5e, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4])
     DYNAMIC[op] = 1;
   for (const op of [0x31, 0x3b, 0x3c, 0x3f]) DYNAMIC[op] = 1;
-  DYNAMIC[0xf3] = 1;
-  DYNAMIC[0xfd] = 1;
-}
-
-class Halt {
-  constructor(readonly error: EVMError) {}
-}
-
-function fail(message: string): never {
-  throw new Halt(new EVMError(message as ConstructorParameters<typeof EVMError>[0]));
+  for (const op of [0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xfa, 0xfd, 0xff]) DYNAMIC[op] = 1;
 }
 
 /** Total memory gas of `words` words (exact in doubles for every size admitted). */
@@ -213,6 +225,18 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
   let returnValue: Uint8Array | undefined;
   const logs: Array<[Uint8Array, Uint8Array[], Uint8Array]> = [];
   let exceptionError: EVMError | undefined;
+  /** The data the last call or creation returned (RETURNDATASIZE, RETURNDATACOPY). */
+  let returnData: Uint8Array = EMPTY;
+  /**
+   * The frame's own account as ethereumjs keeps it: read when first needed (nothing in the frame changes it before a
+   * sub-call, so this is the frame-start account), replaced after each successful sub-call or creation, its nonce
+   * bumped by CREATE. BALANCE/SELFBALANCE of the frame's address, value checks and SELFDESTRUCT read it.
+   */
+  let contract: Account | undefined;
+  const ownAccount = async (): Promise<Account> => {
+    if (contract === undefined) contract = (await state.getAccount(address)) ?? new Account();
+    return contract;
+  };
 
   /** Gas to grow memory over [offset, offset + length) and grows it; Infinity when no frame could pay it. */
   const expand = (offset: bigint, length: bigint): number => {
@@ -422,7 +446,8 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           if (sp < 1) fail(ERR.STACK_UNDERFLOW);
           const a = accountAt(stack[sp - 1] as bigint);
           charge((fee[op] as number) + accessAccount(a));
-          stack[sp - 1] = sync !== undefined ? sync.getBalance(a) : ((await state.getAccount(a))?.balance ?? 0n);
+          if (a.equals(address)) stack[sp - 1] = (await ownAccount()).balance;
+          else stack[sp - 1] = sync !== undefined ? sync.getBalance(a) : ((await state.getAccount(a))?.balance ?? 0n);
           break;
         }
         case 0x3b: {
@@ -530,13 +555,18 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           stack[sp++] = f.gasPrice;
           break;
         case 0x3d:
-          stack[sp++] = 0n; // no call has returned data in this frame (frames with calls do not run here)
+          stack[sp++] = BigInt(returnData.length);
           break;
         case 0x3e: {
           if (sp < 3) fail(ERR.STACK_UNDERFLOW);
-          if ((stack[sp - 2] as bigint) + (stack[sp - 3] as bigint) > 0n) fail(ERR.OUT_OF_GAS);
-          charge(fee[op] as number);
+          const memOffset = stack[sp - 1] as bigint;
+          const dataOffset = stack[sp - 2] as bigint;
+          const length = stack[sp - 3] as bigint;
+          if (dataOffset + length > BigInt(returnData.length)) fail(ERR.OUT_OF_GAS);
+          const m = expand(memOffset, length);
+          charge((fee[op] as number) + m + (length === 0n ? 0 : p.copyGas * Math.ceil(Number(length) / 32)));
           sp -= 3;
+          if (length !== 0n) mem.set(dataSlice(returnData, dataOffset, Number(length)), Number(memOffset));
           break;
         }
         case 0x42:
@@ -552,8 +582,7 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           stack[sp++] = f.chainId;
           break;
         case 0x47:
-          stack[sp++] =
-            sync !== undefined ? sync.getBalance(address) : ((await state.getAccount(address))?.balance ?? 0n);
+          stack[sp++] = (await ownAccount()).balance;
           break;
         case 0x48: {
           const baseFee = f.block.baseFeePerGas;
@@ -732,6 +761,42 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           returnValue = length === 0n ? new Uint8Array(0) : mem.slice(at, at + Number(length));
           if (op === 0xfd) fail(ERR.REVERT);
           break run;
+        }
+        case 0xf0:
+        case 0xf5:
+        case 0xf1:
+        case 0xf2:
+        case 0xf4:
+        case 0xfa:
+        case 0xff: {
+          const ctx: FrameContext = {
+            f,
+            stack,
+            sp,
+            gasLeft,
+            refund,
+            returnData,
+            contract,
+            logs,
+            memory: () => mem,
+            expand,
+          };
+          let stop = false;
+          try {
+            if (op === 0xf0 || op === 0xf5) await createFrame(ctx, op);
+            else if (op === 0xff) {
+              await selfDestruct(ctx);
+              stop = true;
+            } else await callFrame(ctx, op);
+          } finally {
+            sp = ctx.sp;
+            gasLeft = ctx.gasLeft;
+            refund = ctx.refund;
+            returnData = ctx.returnData;
+            contract = ctx.contract;
+          }
+          if (stop) break run;
+          break;
         }
         case 0xfe:
           fail(ERR.INVALID_OPCODE);

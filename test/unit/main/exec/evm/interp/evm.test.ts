@@ -52,12 +52,12 @@ function describeResult(r: Awaited<ReturnType<TernEVM['runCall']>>['execResult']
   };
 }
 
-async function compareSeeds(hardfork: Hardfork, from: number, count: number) {
+async function compareSeeds(hardfork: Hardfork, from: number, count: number, profile: 'interp' | 'full' = 'interp') {
   const before = interpreterStats.tern;
   const errors = new Set<string>();
   let calls = 0;
   for (let seed = from; seed < from + count; seed++) {
-    const c = generateCase(seed, 4, 'interp');
+    const c = generateCase(seed, 4, profile);
     const a = await side(hardfork, c, true);
     const b = await side(hardfork, c, false);
     const common = a.evm.common;
@@ -75,8 +75,9 @@ async function compareSeeds(hardfork: Hardfork, from: number, count: number) {
       },
       { common },
     );
-    // The four interpreter-profile contracts, each called several times (later calls see earlier writes).
-    for (const target of c.pre.slice(4, 8)) {
+    // The four interpreter-profile contracts (in the full profile all six, which call, create and self-destruct),
+    // each called several times (later calls see earlier writes).
+    for (const target of c.pre.slice(4, profile === 'interp' ? 8 : 10)) {
       for (let k = 0; k < 6; k++) {
         const tx = c.txs[k % c.txs.length]?.tx;
         const opts = {
@@ -110,6 +111,8 @@ async function compareSeeds(hardfork: Hardfork, from: number, count: number) {
         );
       }
     }
+    // Every account (value moved by calls, creations and SELFDESTRUCT; nonces bumped by CREATE).
+    expect(await a.sm.getStateRoot(), `seed ${seed} state root`).toEqual(await b.sm.getStateRoot());
   }
   return { calls, ternFrames: interpreterStats.tern - before, errors };
 }
@@ -129,6 +132,15 @@ describe("tern's frame interpreter against @ethereumjs/evm's", () => {
     ])
       expect([...r.errors], kind).toContain(kind);
   }, 120_000);
+
+  it('gives the same ExecResult and state on random programs with calls, creations and SELFDESTRUCT', async () => {
+    const r = await compareSeeds(Hardfork.Prague, 300, 16, 'full');
+    expect(r.ternFrames).toBeGreaterThan(r.calls);
+    for (const kind of ['out of gas', 'stack underflow', 'revert', 'static state change'])
+      expect([...r.errors], kind).toContain(kind);
+    const cancun = await compareSeeds(Hardfork.Cancun, 400, 5, 'full');
+    expect(cancun.ternFrames).toBeGreaterThan(cancun.calls);
+  }, 180_000);
 
   it('gives the same ExecResult under Cancun', async () => {
     const r = await compareSeeds(Hardfork.Cancun, 100, 10);
@@ -215,5 +227,77 @@ describe("tern's frame interpreter: account reads as ethereumjs treats them", ()
     expect(slots[5]).toBe(toHexKey(keccak256(Uint8Array.of(0xef, 0x00))));
     expect(slots[6]).toBe(`0xef${'00'.repeat(31)}`); // EF00 then zeros
     expect(slots[9]).toBe('0x'); // an empty account's hash is zero (storage of zero is absent)
+  });
+});
+
+describe("tern's frame interpreter: the frame's own balance around sub-calls", () => {
+  const A = fromHex('0x00000000000000000000000000000000000000a1');
+  const B = fromHex('0x00000000000000000000000000000000000000b1'); // STOP
+  const C = fromHex('0x00000000000000000000000000000000000000c1'); // REVERT
+  const D = fromHex('0x00000000000000000000000000000000000000d1'); // sends 3 wei to E (run by DELEGATECALL)
+  const E = fromHex('0x00000000000000000000000000000000000000e1');
+  /** CALL(gas 65535, to, value) with no input or output, its status dropped. */
+  const call = (to: Uint8Array, value: number) => [
+    0x5f,
+    0x5f,
+    0x5f,
+    0x5f,
+    0x61,
+    value >> 8,
+    value & 0xff,
+    0x73,
+    ...to,
+    0x61,
+    0xff,
+    0xff,
+    0xf1,
+    0x50,
+  ];
+  const store = (slot: number) => [0x60, slot, 0x55];
+
+  it('answers SELFBALANCE and BALANCE(ADDRESS) as ethereumjs does: refreshed after each successful sub-call', async () => {
+    const code = Uint8Array.from([
+      ...[0x47, ...store(0)], // SELFBALANCE at the start: 100
+      ...call(B, 5),
+      ...[0x47, ...store(1)], // after sending 5: 95
+      ...[0x30, 0x31, ...store(2)], // BALANCE(ADDRESS): 95
+      ...call(C, 7), // reverted: nothing moved
+      ...[0x47, ...store(3)],
+      ...call(B, 1000), // more than the balance: fails before any frame
+      ...[0x47, ...store(4)],
+      ...[0x5f, 0x5f, 0x5f, 0x5f, 0x73, ...D, 0x61, 0xff, 0xff, 0xf4, 0x50], // DELEGATECALL D: A sends 3 to E
+      ...[0x47, ...store(5)],
+      0x00,
+    ]);
+    const results = [];
+    for (const tern of [true, false]) {
+      const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague });
+      const sm = new MerkleStateManager({ common });
+      await sm.putAccount(new Address(A), createAccount({ nonce: 1n, balance: 100n }));
+      await sm.putCode(new Address(A), code);
+      for (const [who, c] of [
+        [B, [0x00]],
+        [C, [0x5f, 0x5f, 0xfd]],
+        [D, [...call(E, 3).slice(0, -1), 0x00]],
+      ] as const) {
+        await sm.putAccount(new Address(who), createAccount({ nonce: 1n, balance: 0n }));
+        await sm.putCode(new Address(who), Uint8Array.from(c));
+      }
+      const evm = createTernEVM({ common, stateManager: sm });
+      evm.ternInterpreter = tern;
+      const before = interpreterStats.tern;
+      const r = await evm.runCall({ to: new Address(A), gasLimit: 1_000_000n });
+      expect(interpreterStats.tern - before).toBe(tern ? 4 : 0); // A, B, C, D (E has no code)
+      const slots: string[] = [];
+      for (let s = 0; s < 6; s++) {
+        const key = new Uint8Array(32);
+        key[31] = s;
+        slots.push(toHexKey(await sm.getStorage(new Address(A), key)));
+      }
+      results.push({ ...describeResult(r.execResult), slots, root: toHexKey(await sm.getStateRoot()) });
+    }
+    expect(results[0]).toEqual(results[1]);
+    expect(results[0]?.error).toBeUndefined();
+    expect(results[0]?.slots).toEqual(['0x64', '0x5f', '0x5f', '0x5f', '0x5f', '0x5c']);
   });
 });
