@@ -222,7 +222,7 @@ describe('EXEC_PROGRAM table', () => {
       'rollup.historicalrpc': 'url',
       'rollup.interoprpc': 'url',
       'metrics.tsdb.endpoint': 'url',
-      remotedb: 'url',
+      remotedb: 'string',
       signer: 'string',
       synctarget: 'hash',
       'rpc.txfeecap': 'float',
@@ -238,7 +238,6 @@ describe('EXEC_PROGRAM table', () => {
     for (const name of ['rollup.sequencerhttp', 'rollup.historicalrpc', 'rollup.interoprpc', 'metrics.tsdb.endpoint']) {
       expect(flag(name).schemes, name).toEqual(['http', 'https']);
     }
-    expect(flag('remotedb').schemes).toEqual(['http', 'https', 'ws', 'wss']);
     expect(flag('verbosity').min).toBe(0);
     expect(flag('verbosity').max).toBe(5);
     expect(flag('rpc.txfeecap').min).toBe(0);
@@ -461,7 +460,9 @@ describe('EXEC_PROGRAM value checks', () => {
     expect(accepts('synctarget', 'cd'.repeat(32))).toBe(false);
     expect(accepts('rollup.sequencerhttp', 'https://mainnet-sequencer.optimism.io')).toBe(true);
     expect(accepts('rollup.sequencerhttp', 'ws://x:1')).toBe(false);
+    // geth dials --remotedb as any RPC endpoint: http(s)://, ws(s)://, or an IPC socket path.
     expect(accepts('remotedb', 'wss://db.example:1')).toBe(true);
+    expect(accepts('remotedb', '/var/run/tern-exec.ipc')).toBe(true);
     expect(accepts('stack-network', 'op-mainnet')).toBe(true);
     expect(accepts('stack-network', 'nonexistent-mainnet')).toBe(false);
     expect(tryParse('header', 'Authorization: Bearer x')).toEqual({ ok: true, value: [['Authorization', 'Bearer x']] });
