@@ -3,6 +3,7 @@
 // and the same verdict, for the decoder on valid encodings and on every kind of corruption of them.
 import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
+import { xorshiftRng } from '../../../../bench/rng.js';
 import {
   bigintToBytes,
   bytesToBigint,
@@ -13,17 +14,10 @@ import {
   rlpEncodeTyped,
 } from '../../../../src/main/primitives/rlp.js';
 
-/** Deterministic xorshift32, so a failure reproduces from its seed. */
+/** The shared xorshift32 stream as a function, so a failure reproduces from its seed. */
 function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
+  const stream = xorshiftRng(seed);
+  return () => stream.next();
 }
 
 const LENGTHS = [0, 1, 1, 1, 2, 20, 32, 54, 55, 56, 57, 200, 255, 256, 300];
