@@ -2,6 +2,7 @@
 //! code in the modules below and write results in place. Bad arguments throw a TypeError; nothing here panics
 //! (release builds abort on panic, which would take the process down).
 
+mod evm_word;
 pub mod fdlimit;
 pub mod keccak;
 mod napi;
@@ -490,6 +491,7 @@ pub unsafe extern "C" fn napi_register_module_v1(env: napi_env, exports: napi_va
         napi::export_function(env, exports, c"keccak256", js_keccak256)
             && napi::export_function(env, exports, c"keccak256Scratch", js_keccak256_scratch)
             && napi::export_function(env, exports, c"keccak256Packed", js_keccak256_packed)
+            && napi::export_function(env, exports, c"keccak256Word", evm_word::js_keccak256_word)
             && napi::export_function(env, exports, c"trieRoot", js_trie_root)
             && napi::export_function(env, exports, c"secureTrieRoot", js_secure_trie_root)
             && napi::export_function(env, exports, c"orderedTrieRoot", js_ordered_trie_root)

@@ -76,6 +76,13 @@ unsafe extern "C" {
         data: *mut *mut c_void,
         result: *mut napi_value,
     ) -> napi_status;
+    pub fn napi_create_bigint_words(
+        env: napi_env,
+        sign_bit: c_int,
+        word_count: usize,
+        words: *const u64,
+        result: *mut napi_value,
+    ) -> napi_status;
     pub fn napi_get_value_double(env: napi_env, value: napi_value, result: *mut f64)
     -> napi_status;
     pub fn napi_throw_error(env: napi_env, code: *const c_char, msg: *const c_char) -> napi_status;
@@ -199,6 +206,21 @@ pub unsafe fn f64_value(env: napi_env, value: napi_value) -> Option<f64> {
     let mut out = 0f64;
     let status = unsafe { napi_get_value_double(env, value, &mut out) };
     (status == NAPI_OK).then_some(out)
+}
+
+/// A new non-negative BigInt from its 64-bit words, least significant first. On failure a JS exception is pending.
+///
+/// # Safety
+/// `env` must be the running callback's env.
+pub unsafe fn bigint_from_words(env: napi_env, words: &[u64]) -> Option<napi_value> {
+    let mut value: napi_value = ptr::null_mut();
+    let status =
+        unsafe { napi_create_bigint_words(env, 0, words.len(), words.as_ptr(), &mut value) };
+    if status != NAPI_OK {
+        unsafe { throw_error_unless_pending(env, c"ERR_NAPI", "could not create a BigInt") };
+        return None;
+    }
+    Some(value)
 }
 
 /// A new plain object `{name: number, ...}`. On failure a JS exception is pending.

@@ -17,6 +17,11 @@ export interface NativeBinding {
   /** keccak-256 of data[offsets[i], offsets[i+1]) for each i, 32 bytes each; TypeError on bad offsets. */
   keccak256Packed(data: Uint8Array, offsets: Uint32Array): Uint8Array;
   /**
+   * keccak-256 of data[offset, offset + len) as a BigInt (the digest read big-endian): the KECCAK256 opcode hashing
+   * the frame's memory in place. TypeError (ERR_INVALID_ARG_VALUE) for a range outside data.
+   */
+  keccak256Word(data: Uint8Array, offset: number, len: number): bigint;
+  /**
    * Merkle-Patricia root (32 bytes) of key i = keys[keyOffsets[i], keyOffsets[i+1]) holding the value packed the
    * same way; any order, the later of equal keys wins, empty values are absent. TypeError on bad offsets,
    * RangeError (ERR_OUT_OF_RANGE) for a key over 256 bytes.
@@ -59,6 +64,7 @@ export const NATIVE_FUNCTIONS: readonly NativeFunctionName[] = [
   'keccak256',
   'keccak256Scratch',
   'keccak256Packed',
+  'keccak256Word',
   'trieRoot',
   'secureTrieRoot',
   'orderedTrieRoot',

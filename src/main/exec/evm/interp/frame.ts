@@ -9,12 +9,17 @@
 
 import { EVMError } from '@ethereumjs/evm';
 import { Account, Address, bigIntToBytes, type PrefixedHexString } from '@ethereumjs/util';
+import { keccak256 } from '../../../native/keccak.js';
+import { keccak256Word, wordAt } from '../../../native/keccakWord.js';
 import type { CodeAnalysis, GasTable } from './analysis.js';
 import { type CallHost, callFrame, createFrame, type FrameContext, selfDestruct } from './calls.js';
 import { fail, Halt } from './halt.js';
+import { addmod, mulmod } from './modmath.js';
 
 const ERR = EVMError.errorMessages;
 const MASK = (1n << 256n) - 1n;
+const MOD = 1n << 256n;
+const MASK_64 = (1n << 64n) - 1n;
 const STACK_LIMIT = 1024;
 /**
  * Stacks of finished frames, reused: a 1,024-slot array per frame (one per ERC-20 transfer) was a steady share of the
@@ -31,9 +36,8 @@ const EOF_BYTES = Uint8Array.from([0xef, 0x00]);
 
 interface BufferHex {
   hexSlice(this: Uint8Array, start: number, end: number): string;
-  hexWrite(this: Uint8Array, hex: string, offset: number, length: number): number;
 }
-const { hexSlice, hexWrite } = Buffer.prototype as unknown as BufferHex;
+const { hexSlice } = Buffer.prototype as unknown as BufferHex;
 
 /** The fork's gas parameters the dynamic prices use (numbers: every one is small). */
 export interface GasParams {
@@ -185,10 +189,26 @@ function toBigint(bytes: Uint8Array): bigint {
   return bytes.length === 0 ? 0n : BigInt(`0x${hexSlice.call(bytes, 0, bytes.length)}`);
 }
 
+/** Writes the word `v` big-endian at `view[at, at + 32)`: four 64-bit stores (setBigUint64 keeps the low 64 bits). */
+function storeWord(view: DataView, at: number, v: bigint): void {
+  if (v <= MASK_64) {
+    view.setBigUint64(at, 0n);
+    view.setBigUint64(at + 8, 0n);
+    view.setBigUint64(at + 16, 0n);
+  } else {
+    view.setBigUint64(at, v >> 192n);
+    view.setBigUint64(at + 8, v >> 128n);
+    view.setBigUint64(at + 16, v >> 64n);
+  }
+  view.setBigUint64(at + 24, v);
+}
+
+const wordScratch = new Uint8Array(32);
+const wordScratchView = new DataView(wordScratch.buffer);
+
 function word32(v: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  if (v !== 0n) hexWrite.call(out, v.toString(16).padStart(64, '0'), 0, 32);
-  return out;
+  storeWord(wordScratchView, 0, v);
+  return wordScratch.slice();
 }
 
 /** a ** e mod 2^256. */
@@ -224,6 +244,12 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
   const stack: bigint[] = stackPool.pop() ?? new Array(STACK_LIMIT).fill(0n);
   let sp = 0;
   let mem = new Uint8Array(1024);
+  /** A view of `mem` for word loads and stores, replaced with it. */
+  let memView = new DataView(mem.buffer);
+  /** The hash the KECCAK256 opcode uses: tern's own hashes memory in place; any other (a recorder) gets the bytes. */
+  const hashWord = f.keccak === keccak256 ? keccak256Word : undefined;
+  /** A view of the call data for CALLDATALOAD, made on first use. */
+  let callDataView: DataView | undefined;
   let words = 0;
   let gasLeft = f.gasLimit;
   let refund = f.gasRefund;
@@ -257,6 +283,7 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
       const grown = new Uint8Array(Math.max(newWords * 32, mem.length * 2));
       grown.set(mem);
       mem = grown;
+      memView = new DataView(mem.buffer);
     }
     return cost;
   };
@@ -295,18 +322,22 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
       switch (op) {
         case 0x00:
           break run;
-        case 0x01:
+        case 0x01: {
           sp--;
-          stack[sp - 1] = ((stack[sp] as bigint) + (stack[sp - 1] as bigint)) & MASK;
+          const s = (stack[sp] as bigint) + (stack[sp - 1] as bigint);
+          stack[sp - 1] = s > MASK ? s - MOD : s;
           break;
+        }
         case 0x02:
           sp--;
           stack[sp - 1] = ((stack[sp] as bigint) * (stack[sp - 1] as bigint)) & MASK;
           break;
-        case 0x03:
+        case 0x03: {
           sp--;
-          stack[sp - 1] = ((stack[sp] as bigint) - (stack[sp - 1] as bigint)) & MASK;
+          const d = (stack[sp] as bigint) - (stack[sp - 1] as bigint);
+          stack[sp - 1] = d < 0n ? d + MOD : d;
           break;
+        }
         case 0x04: {
           sp--;
           const b = stack[sp - 1] as bigint;
@@ -333,18 +364,14 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
             b === 0n ? 0n : BigInt.asUintN(256, BigInt.asIntN(256, stack[sp] as bigint) % BigInt.asIntN(256, b));
           break;
         }
-        case 0x08: {
+        case 0x08:
           sp -= 2;
-          const c = stack[sp - 1] as bigint;
-          stack[sp - 1] = c === 0n ? 0n : ((stack[sp + 1] as bigint) + (stack[sp] as bigint)) % c;
+          stack[sp - 1] = addmod(stack[sp + 1] as bigint, stack[sp] as bigint, stack[sp - 1] as bigint);
           break;
-        }
-        case 0x09: {
+        case 0x09:
           sp -= 2;
-          const c = stack[sp - 1] as bigint;
-          stack[sp - 1] = c === 0n ? 0n : ((stack[sp + 1] as bigint) * (stack[sp] as bigint)) % c;
+          stack[sp - 1] = mulmod(stack[sp + 1] as bigint, stack[sp] as bigint, stack[sp - 1] as bigint);
           break;
-        }
         case 0x0a: {
           if (sp < 2) fail(ERR.STACK_UNDERFLOW);
           const e = stack[sp - 2] as bigint;
@@ -439,10 +466,11 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           const m = expand(offset, length);
           charge((fee[op] as number) + m + p.keccak256WordGas * Math.ceil(Number(length) / 32));
           sp--;
-          const at = Number(offset);
-          const data = length === 0n ? EMPTY : mem.subarray(at, at + Number(length));
-          const hash = f.keccak(data);
-          stack[sp - 1] = BigInt(`0x${hexSlice.call(hash, 0, 32)}`);
+          // An empty range hashes nothing, wherever its offset points.
+          const at = length === 0n ? 0 : Number(offset);
+          const n = Number(length);
+          if (hashWord !== undefined) stack[sp - 1] = hashWord(mem, at, n);
+          else stack[sp - 1] = toBigint(f.keccak(n === 0 ? EMPTY : mem.subarray(at, at + n)));
           break;
         }
         case 0x30:
@@ -533,8 +561,10 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           else {
             const i = Number(pos);
             const n = Math.min(32, data.length - i);
-            const v = toBigint(data.subarray(i, i + n));
-            stack[sp - 1] = n === 32 ? v : v << BigInt(8 * (32 - n));
+            if (n === 32) {
+              callDataView ??= new DataView(data.buffer, data.byteOffset, data.length);
+              stack[sp - 1] = wordAt(callDataView, i);
+            } else stack[sp - 1] = toBigint(data.subarray(i, i + n)) << BigInt(8 * (32 - n));
           }
           break;
         }
@@ -603,8 +633,7 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           if (sp < 1) fail(ERR.STACK_UNDERFLOW);
           const offset = stack[sp - 1] as bigint;
           charge((fee[op] as number) + expand(offset, 32n));
-          const at = Number(offset);
-          stack[sp - 1] = BigInt(`0x${hexSlice.call(mem, at, at + 32)}`);
+          stack[sp - 1] = wordAt(memView, Number(offset));
           break;
         }
         case 0x52: {
@@ -613,10 +642,7 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           charge((fee[op] as number) + expand(offset, 32n));
           if (sp < 2) fail(ERR.STACK_UNDERFLOW);
           sp -= 2;
-          const v = stack[sp] as bigint;
-          const at = Number(offset);
-          if (v === 0n) mem.fill(0, at, at + 32);
-          else hexWrite.call(mem, v.toString(16).padStart(64, '0'), at, 32);
+          storeWord(memView, Number(offset), stack[sp] as bigint);
           break;
         }
         case 0x53: {
