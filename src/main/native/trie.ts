@@ -14,8 +14,8 @@ export interface NativeTrieJob {
 
 export interface NativeTrieResult {
   roots: Uint8Array[];
-  /** [hash, rlp] views into one result buffer. */
-  newNodes: [hash: Uint8Array, rlp: Uint8Array][];
+  /** Views into the one result buffer (primitives/trie/interface.ts PackedNodes; native sits below primitives). */
+  newNodes: { hashes: Uint8Array; rlps: Uint8Array; offsets: Uint32Array };
 }
 
 const nativeApply = nativeFunction('trieApplyUpdates');
@@ -101,26 +101,24 @@ function packBuffer(which: 0 | 1, length: number): Uint8Array {
   return buf.subarray(0, length);
 }
 
-/** Layout: roots (32 × jobs) | N (u32 LE) | RLP lengths (N × u32 LE) | hashes (N × 32) | RLPs back to back. */
+/**
+ * Layout: roots (32 × jobs) | N (u32) | RLP offsets ((N + 1) × u32, host byte order) | hashes (N × 32) | RLPs back to
+ * back. The new nodes come back as views of that one buffer: no object per node.
+ */
 function unpack(result: Uint8Array, jobCount: number): NativeTrieResult {
   // A plain Uint8Array over the native Buffer: Buffer's slice() would share memory (roots must be copies, since a
   // caller may transfer a root's buffer to another thread), and callers compare results with Uint8Arrays.
-  const out = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  let out = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
+  // The counts are read through a Uint32Array view, which needs a 4-aligned start (a fresh native Buffer is).
+  if (out.byteOffset % 4 !== 0) out = out.slice();
   const roots: Uint8Array[] = [];
   for (let j = 0; j < jobCount; j++) roots.push(out.slice(32 * j, 32 * j + 32));
-  let p = 32 * jobCount;
-  const count = view.getUint32(p, true);
-  p += 4;
-  const lengthsAt = p;
-  let hashAt = lengthsAt + 4 * count;
-  let rlpAt = hashAt + 32 * count;
-  const newNodes: [Uint8Array, Uint8Array][] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const len = view.getUint32(lengthsAt + 4 * i, true);
-    newNodes[i] = [out.subarray(hashAt, hashAt + 32), out.subarray(rlpAt, rlpAt + len)];
-    hashAt += 32;
-    rlpAt += len;
-  }
-  return { roots, newNodes };
+  const countAt = out.byteOffset + 32 * jobCount;
+  const count = new Uint32Array(out.buffer, countAt, 1)[0] as number;
+  const offsets = new Uint32Array(out.buffer, countAt + 4, count + 1);
+  const hashAt = 32 * jobCount + 4 + 4 * (count + 1);
+  const rlpAt = hashAt + 32 * count;
+  const rlps = out.subarray(rlpAt);
+  if (offsets[count] !== rlps.length) throw new Error('trieApplyUpdates: result layout does not add up');
+  return { roots, newNodes: { hashes: out.subarray(hashAt, rlpAt), rlps, offsets } };
 }
