@@ -38,6 +38,11 @@ export function applyUpdatesNative(
   let count = 0;
   let keyBytes = 0;
   let valueBytes = 0;
+  // Keys hashed in one batch (as the commitment and the state trie pass them) lie back to back in one buffer:
+  // then that buffer is passed as it is, with no copy per key. Tracked as the buffer and the end of the last key.
+  let keyBuffer: ArrayBufferLike | undefined = jobs[0]?.updates[0]?.[0].buffer;
+  const keyStart = jobs[0]?.updates[0]?.[0].byteOffset ?? 0;
+  let keyEnd = keyStart;
   for (let j = 0; j < jobs.length; j++) {
     const job = jobs[j] as NativeTrieJob;
     if (job.root.length !== 32) return undefined;
@@ -50,12 +55,19 @@ export function applyUpdatesNative(
       if (key.length > NATIVE_TRIE_MAX_KEY) return undefined;
       keyBytes += key.length;
       if (value !== null) valueBytes += value.length;
+      // Checked only while the run lasts: reading .buffer of a small array moves it off the V8 heap.
+      if (keyBuffer !== undefined) {
+        if (key.byteOffset === keyEnd && key.buffer === keyBuffer) keyEnd += key.length;
+        else keyBuffer = undefined;
+      }
     }
   }
   const roots = new Uint8Array(32 * jobs.length);
   const jobEnds = new Uint32Array(jobs.length);
-  // The packed inputs are read during the call only, so one set of buffers serves every call.
-  const keys = packBuffer(0, keyBytes);
+  // Over 64 bytes, a typed array's memory is off the V8 heap, where no GC moves it while getNode runs JS.
+  // Otherwise the inputs are packed: they are read during the call only, so one set of buffers serves every call.
+  const inPlace = keyBuffer !== undefined && keyBytes > 64 ? new Uint8Array(keyBuffer, keyStart, keyBytes) : undefined;
+  const keys = inPlace ?? packBuffer(0, keyBytes);
   const keyOffsets = new Uint32Array(count + 1);
   const values = packBuffer(1, valueBytes);
   const valueOffsets = new Uint32Array(count + 1);
@@ -70,7 +82,7 @@ export function applyUpdatesNative(
       const u = updates[i] as NativeTrieJob['updates'][number];
       const key = u[0];
       const value = u[1];
-      keys.set(key, kp);
+      if (inPlace === undefined) keys.set(key, kp);
       kp += key.length;
       if (value !== null) {
         values.set(value, vp);

@@ -146,6 +146,29 @@ describe.skipIf(!hasNativeTrieUpdate && !nativeRequired)('native MerkleTrie upda
     both(trie, [{ root: first.roots[0] as Uint8Array, updates }]);
   });
 
+  it('matches the JS path with keys back to back in one buffer (passed in place), also across jobs', () => {
+    const r = rng(55);
+    const store = new MemoryNodeStore();
+    const trie = new MerkleTrie(store);
+    // 32-byte keys as views of one buffer, as a batch of hashes gives them; some repeated and some deleted.
+    const packed = r.bytes(32 * 3000);
+    const key = (i: number): Uint8Array => packed.subarray(32 * i, 32 * i + 32);
+    const updates = Array.from({ length: 3000 }, (_, i): TrieUpdate => [key(i), r.bytes(1 + r.int(80))]);
+    const first = both(trie, [
+      { root: EMPTY_TRIE_ROOT, updates: updates.slice(0, 2000) },
+      { root: EMPTY_TRIE_ROOT, updates: updates.slice(2000) },
+    ]);
+    store.putAll(first.newNodes);
+    // On an existing trie: the same keys again (contiguous), half of them deleted.
+    const again = updates.slice(0, 2000).map(([k], i): TrieUpdate => [k, i % 2 === 0 ? null : r.bytes(10)]);
+    both(trie, [{ root: first.roots[0] as Uint8Array, updates: again }]);
+    // A run that breaks after a while (a key from elsewhere), and one key that is not at the run's end.
+    const broken = [...again.slice(0, 500), [r.bytes(32), r.bytes(5)] as TrieUpdate, ...again.slice(500, 900)];
+    both(trie, [{ root: first.roots[0] as Uint8Array, updates: broken }]);
+    const skipping = [again[0] as TrieUpdate, again[2] as TrieUpdate, again[1] as TrieUpdate];
+    both(trie, [{ root: first.roots[0] as Uint8Array, updates: skipping }]);
+  });
+
   it('keeps the root, persists nothing, for no-op jobs and an empty job list', () => {
     const store = new MemoryNodeStore();
     const trie = new MerkleTrie(store);
