@@ -11,6 +11,7 @@
 //! node an [`UpdateError::MissingNode`], and recursion is bounded ([`MAX_KEY_LEN`], [`MAX_DEPTH`]).
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::keccak::keccak256;
 use crate::rlp::{self, EMPTY_STRING, MAX_HEADER, STRING};
@@ -330,6 +331,34 @@ fn match_length(nib: &[u8], pos: usize, path: &[u8]) -> usize {
     rest.iter().zip(path).take_while(|(a, b)| a == b).count()
 }
 
+/// The runs of `items` (sorted by key; each key longer than `pos` nibbles) whose keys share the nibble at `pos`:
+/// that nibble and the run's range in `items`, in order. A key that ends at `pos` means the keys were not sorted
+/// (a key ending there sorts first and is the caller's to take off before). Shared by the update of a branch and
+/// both builders of new subtrees.
+fn nibble_runs<'x, T>(
+    items: &'x [T],
+    pos: usize,
+    key: impl Fn(&T) -> &[u8] + 'x,
+) -> impl Iterator<Item = Result<(usize, Range<usize>), UpdateError>> + 'x {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        if i >= items.len() {
+            return None;
+        }
+        let Some(&n) = key(&items[i]).get(pos) else {
+            i = items.len();
+            return Some(Err(bad("keys out of order")));
+        };
+        let mut j = i + 1;
+        while j < items.len() && key(&items[j]).get(pos) == Some(&n) {
+            j += 1;
+        }
+        let run = i..j;
+        i = j;
+        Some(Ok((n as usize & 15, run)))
+    })
+}
+
 struct Updater<'s, 'a, S: NodeSource> {
     source: &'s mut S,
     arena: Vec<Node<'a>>,
@@ -513,20 +542,13 @@ impl<'a, S: NodeSource> Updater<'_, 'a, S> {
             }
             i = 1;
         }
-        while i < ops.len() {
-            let Some(&n) = ops[i].nib.get(pos) else {
-                return Err(bad("keys out of order"));
-            };
-            let mut j = i + 1;
-            while j < ops.len() && ops[j].nib.get(pos) == Some(&n) {
-                j += 1;
-            }
-            let slot = n as usize & 15;
-            if let Out::New(next) = self.update(children[slot].as_ref(), pos + 1, &ops[i..j])? {
+        let rest = &ops[i..];
+        for run in nibble_runs(rest, pos, |op: &Op<'a>| op.nib) {
+            let (slot, range) = run?;
+            if let Out::New(next) = self.update(children[slot].as_ref(), pos + 1, &rest[range])? {
                 children[slot] = next;
                 changed = true;
             }
-            i = j;
         }
         if !changed {
             return Ok(Out::Same);
@@ -614,16 +636,10 @@ impl<'a, S: NodeSource> Updater<'_, 'a, S> {
             value = Some(entries[0].1.clone());
             i = 1;
         }
-        while i < entries.len() {
-            let Some(&n) = entries[i].0.get(pos) else {
-                return Err(bad("keys out of order"));
-            };
-            let mut j = i + 1;
-            while j < entries.len() && entries[j].0.get(pos) == Some(&n) {
-                j += 1;
-            }
-            children[n as usize & 15] = Some(self.build(&entries[i..j], pos + 1)?);
-            i = j;
+        let rest = &entries[i..];
+        for run in nibble_runs(rest, pos, |e: &Entry<'a>| &e.0) {
+            let (slot, range) = run?;
+            children[slot] = Some(self.build(&rest[range], pos + 1)?);
         }
         self.depth -= 1;
         Ok(self.push(Node::Branch { children, value }))
@@ -881,18 +897,12 @@ impl Builder {
             value = Some(entries[0].1);
             i = 1;
         }
-        while i < entries.len() {
-            let Some(&n) = entries[i].0.get(pos) else {
-                return Err(bad("keys out of order"));
-            };
-            let mut j = i + 1;
-            while j < entries.len() && entries[j].0.get(pos) == Some(&n) {
-                j += 1;
-            }
-            let (child, h) = self.build(&entries[i..j], pos + 1, depth + 1, false)?;
-            children[n as usize & 15] = child;
+        let rest = &entries[i..];
+        for run in nibble_runs(rest, pos, |e: &(&[u8], &[u8])| e.0) {
+            let (slot, range) = run?;
+            let (child, h) = self.build(&rest[range], pos + 1, depth + 1, false)?;
+            children[slot] = child;
             height = height.max(h + 1);
-            i = j;
         }
         self.start();
         for c in &children {
@@ -1360,10 +1370,18 @@ mod tests {
             let (t, c) = (std::time::Instant::now(), thread_cpu_ms());
             let out = apply_updates_many(&[job], &mut store).expect("build");
             cpu.push(thread_cpu_ms() - c);
-            println!("100k into empty: {:?} wall, {} new nodes", t.elapsed(), out.hashes.len());
+            println!(
+                "100k into empty: {:?} wall, {} new nodes",
+                t.elapsed(),
+                out.hashes.len()
+            );
         }
         cpu.sort_by(f64::total_cmp);
-        println!("thread CPU ms: min {:.1}, median {:.1}", cpu[0], cpu[cpu.len() / 2]);
+        println!(
+            "thread CPU ms: min {:.1}, median {:.1}",
+            cpu[0],
+            cpu[cpu.len() / 2]
+        );
     }
 
     /// CPU time of the calling thread (a loaded machine makes wall times meaningless).
