@@ -10,6 +10,7 @@ import { keccak256Batch, keccak256Js } from '../src/main/native/keccak.js';
 import type { TrieUpdate } from '../src/main/primitives/trie/interface.js';
 import { MemoryNodeStore } from '../src/main/primitives/trie/memory.js';
 import { MerkleTrie } from '../src/main/primitives/trie/merkleTrie.js';
+import { nodeCount } from '../src/main/primitives/trie/packedNodes.js';
 import {
   EMPTY_TRIE_ROOT,
   secureTrieRoot,
@@ -153,7 +154,7 @@ async function run(): Promise<BenchRow[]> {
     ...row(byName.get(NAMES.js), mptMs, 'mpt', 'keys hashed and nodes hashed through the native keccak; '),
     ...row(byName.get(NAMES.jsPure), mptMs, 'mpt', 'no native code at all (the fallback); '),
     ...row(byName.get(NAMES.mpt), undefined, '', 'put all + root, the baseline; '),
-    ...row(byName.get(NAMES.incrementalBuild), mptMs, 'mpt', `${base.newNodes.length} nodes; `),
+    ...row(byName.get(NAMES.incrementalBuild), mptMs, 'mpt', `${nodeCount(base.newNodes)} nodes; `),
   ];
   for (const b of blocks) {
     const mine = meanOf(byName.get(NAMES.apply(b.n)));

@@ -296,8 +296,9 @@ fn hex(bytes: &[u8]) -> String {
 /// updates to several tries over a node store read through `getNode(scratch)`, scratch[0, 32) holding the hash of
 /// the node wanted (see trie_update.rs). Job j has old root
 /// roots[32j, 32j + 32) and updates [jobEnds[j-1], jobEnds[j]) of the packed keys and values (an empty value
-/// deletes). Returns one Buffer: the new roots (32 bytes per job), the number N of new nodes (u32 LE), their RLP
-/// lengths (N × u32 LE), their hashes (N × 32) and their RLPs back to back. A missing node throws an Error coded
+/// deletes). Returns one Buffer: the new roots (32 bytes per job), the number N of new nodes (u32), the offsets of
+/// their RLPs in the RLP part ((N + 1) × u32, from 0 to its length; u32s in the host's byte order, 4-aligned when
+/// the Buffer is), their hashes (N × 32) and their RLPs back to back. A missing node throws an Error coded
 /// TRIE_MISSING_NODE, a malformed one TRIE_BAD_NODE; an exception from getNode propagates.
 unsafe extern "C" fn js_trie_apply_updates(env: napi_env, info: napi_callback_info) -> napi_value {
     let Some(
@@ -407,7 +408,12 @@ unsafe extern "C" fn js_trie_apply_updates(env: napi_env, info: napi_callback_in
         }
     };
     let n = out.hashes.len();
-    let total = 32 * out.roots.len() + 4 + 4 * n + 32 * n + out.rlp_len();
+    let rlp_len = out.rlp_len();
+    if u32::try_from(rlp_len).is_err() {
+        let msg = "trieApplyUpdates: the new nodes exceed 4 GiB, the reach of u32 offsets";
+        return unsafe { napi::throw_range_error(env, ERR_OUT_OF_RANGE, msg) };
+    }
+    let total = 32 * out.roots.len() + 4 + 4 * (n + 1) + 32 * n + rlp_len;
     let Some((result, buf)) = (unsafe { napi::create_buffer(env, total) }) else {
         return ptr::null_mut();
     };
@@ -419,9 +425,13 @@ unsafe extern "C" fn js_trie_apply_updates(env: napi_env, info: napi_callback_in
     for r in &out.roots {
         put(r);
     }
-    put(&(n as u32).to_le_bytes());
+    // Native byte order: JS reads the count and offsets through a Uint32Array view, not byte by byte.
+    put(&(n as u32).to_ne_bytes());
+    let mut offset = 0u32;
+    put(&offset.to_ne_bytes());
     for len in &out.lengths {
-        put(&len.to_le_bytes());
+        offset += len;
+        put(&offset.to_ne_bytes());
     }
     for h in &out.hashes {
         put(h);

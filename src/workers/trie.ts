@@ -65,7 +65,8 @@ export function commit(input: CommitInput): TaskReply<PackedCommitment> | TaskRe
   try {
     const { core, db } = setup(input);
     const result = core.commit(db, input.stateRoot, decodeDiff(input.diff), input.layer ?? undefined);
-    const packed = packCommitment(result);
+    // A kept layer reads the new nodes where they lie: send copies then, the arrays themselves otherwise.
+    const packed = packCommitment(result, { copyNodes: input.layer !== null });
     return reply(ok(packed), commitmentBuffers(packed));
   } catch (err) {
     return fail(err);

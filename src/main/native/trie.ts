@@ -14,8 +14,8 @@ export interface NativeTrieJob {
 
 export interface NativeTrieResult {
   roots: Uint8Array[];
-  /** [hash, rlp] views into one result buffer. */
-  newNodes: [hash: Uint8Array, rlp: Uint8Array][];
+  /** Views into the one result buffer (primitives/trie/interface.ts PackedNodes; native sits below primitives). */
+  newNodes: { hashes: Uint8Array; rlps: Uint8Array; offsets: Uint32Array };
 }
 
 const nativeApply = nativeFunction('trieApplyUpdates');
@@ -38,6 +38,11 @@ export function applyUpdatesNative(
   let count = 0;
   let keyBytes = 0;
   let valueBytes = 0;
+  // Keys hashed in one batch (as the commitment and the state trie pass them) lie back to back in one buffer:
+  // then that buffer is passed as it is, with no copy per key. Tracked as the buffer and the end of the last key.
+  let keyBuffer: ArrayBufferLike | undefined = jobs[0]?.updates[0]?.[0].buffer;
+  const keyStart = jobs[0]?.updates[0]?.[0].byteOffset ?? 0;
+  let keyEnd = keyStart;
   for (let j = 0; j < jobs.length; j++) {
     const job = jobs[j] as NativeTrieJob;
     if (job.root.length !== 32) return undefined;
@@ -50,12 +55,19 @@ export function applyUpdatesNative(
       if (key.length > NATIVE_TRIE_MAX_KEY) return undefined;
       keyBytes += key.length;
       if (value !== null) valueBytes += value.length;
+      // Checked only while the run lasts: reading .buffer of a small array moves it off the V8 heap.
+      if (keyBuffer !== undefined) {
+        if (key.byteOffset === keyEnd && key.buffer === keyBuffer) keyEnd += key.length;
+        else keyBuffer = undefined;
+      }
     }
   }
   const roots = new Uint8Array(32 * jobs.length);
   const jobEnds = new Uint32Array(jobs.length);
-  // The packed inputs are read during the call only, so one set of buffers serves every call.
-  const keys = packBuffer(0, keyBytes);
+  // Over 64 bytes, a typed array's memory is off the V8 heap, where no GC moves it while getNode runs JS.
+  // Otherwise the inputs are packed: they are read during the call only, so one set of buffers serves every call.
+  const inPlace = keyBuffer !== undefined && keyBytes > 64 ? new Uint8Array(keyBuffer, keyStart, keyBytes) : undefined;
+  const keys = inPlace ?? packBuffer(0, keyBytes);
   const keyOffsets = new Uint32Array(count + 1);
   const values = packBuffer(1, valueBytes);
   const valueOffsets = new Uint32Array(count + 1);
@@ -70,7 +82,7 @@ export function applyUpdatesNative(
       const u = updates[i] as NativeTrieJob['updates'][number];
       const key = u[0];
       const value = u[1];
-      keys.set(key, kp);
+      if (inPlace === undefined) keys.set(key, kp);
       kp += key.length;
       if (value !== null) {
         values.set(value, vp);
@@ -101,26 +113,24 @@ function packBuffer(which: 0 | 1, length: number): Uint8Array {
   return buf.subarray(0, length);
 }
 
-/** Layout: roots (32 × jobs) | N (u32 LE) | RLP lengths (N × u32 LE) | hashes (N × 32) | RLPs back to back. */
+/**
+ * Layout: roots (32 × jobs) | N (u32) | RLP offsets ((N + 1) × u32, host byte order) | hashes (N × 32) | RLPs back to
+ * back. The new nodes come back as views of that one buffer: no object per node.
+ */
 function unpack(result: Uint8Array, jobCount: number): NativeTrieResult {
   // A plain Uint8Array over the native Buffer: Buffer's slice() would share memory (roots must be copies, since a
   // caller may transfer a root's buffer to another thread), and callers compare results with Uint8Arrays.
-  const out = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  let out = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
+  // The counts are read through a Uint32Array view, which needs a 4-aligned start (a fresh native Buffer is).
+  if (out.byteOffset % 4 !== 0) out = out.slice();
   const roots: Uint8Array[] = [];
   for (let j = 0; j < jobCount; j++) roots.push(out.slice(32 * j, 32 * j + 32));
-  let p = 32 * jobCount;
-  const count = view.getUint32(p, true);
-  p += 4;
-  const lengthsAt = p;
-  let hashAt = lengthsAt + 4 * count;
-  let rlpAt = hashAt + 32 * count;
-  const newNodes: [Uint8Array, Uint8Array][] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const len = view.getUint32(lengthsAt + 4 * i, true);
-    newNodes[i] = [out.subarray(hashAt, hashAt + 32), out.subarray(rlpAt, rlpAt + len)];
-    hashAt += 32;
-    rlpAt += len;
-  }
-  return { roots, newNodes };
+  const countAt = out.byteOffset + 32 * jobCount;
+  const count = new Uint32Array(out.buffer, countAt, 1)[0] as number;
+  const offsets = new Uint32Array(out.buffer, countAt + 4, count + 1);
+  const hashAt = 32 * jobCount + 4 + 4 * (count + 1);
+  const rlpAt = hashAt + 32 * count;
+  const rlps = out.subarray(rlpAt);
+  if (offsets[count] !== rlps.length) throw new Error('trieApplyUpdates: result layout does not add up');
+  return { roots, newNodes: { hashes: out.subarray(hashAt, rlpAt), rlps, offsets } };
 }

@@ -17,7 +17,8 @@ import { type ChainConfig, parseChainConfig } from '../../primitives/chainConfig
 import { decodeReceipt, encodeReceipt, type Receipt } from '../../primitives/receipt/receipt.js';
 import { asList, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import { StateCommitment } from '../../primitives/trie/commitment.js';
-import type { TrieNode } from '../../primitives/trie/interface.js';
+import type { PackedNodes } from '../../primitives/trie/interface.js';
+import { eachNode } from '../../primitives/trie/packedNodes.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import * as chain from '../db/chain.js';
 import type { Database } from '../db/open.js';
@@ -42,7 +43,7 @@ export interface BlockCommit {
   receipts: readonly Receipt[];
   diff: StateDiff;
   storageRoots: ReadonlyMap<string, Uint8Array>;
-  newNodes: readonly TrieNode[];
+  newNodes: PackedNodes;
   /** The receipts' consensus encodings (encodeReceipt), when the caller has them already. */
   encodedReceipts?: readonly Uint8Array[] | undefined;
   /** commitBlock only: header, body and receipts are stored already (commitBlockData), only the rest is written. */
@@ -337,7 +338,7 @@ export class ChainStore {
     for (const [hashHex, code] of c.diff.codes)
       writeCode(b, Uint8Array.from(Buffer.from(hashHex.slice(2), 'hex')), code);
     // No copies here: every WriteBatch copies what it is given.
-    for (const [hash, rlp] of c.newNodes) writeTrieNode(b, hash, rlp);
+    for (const [hash, rlp] of eachNode(c.newNodes)) writeTrieNode(b, hash, rlp);
     this.preimages?.write(b, c.diff);
   }
 

@@ -8,7 +8,8 @@ import { keccak256 } from '../../native/keccak.js';
 import { fromHex } from '../../primitives/bytes.js';
 import { asBytes, asList, bigintToBytes, bytesToBigint, rlpDecode } from '../../primitives/rlp.js';
 import { encodeAccount } from '../../primitives/trie/commitment.js';
-import type { NodeReader, TrieNode } from '../../primitives/trie/interface.js';
+import type { NodeReader, PackedNodes } from '../../primitives/trie/interface.js';
+import { eachNode } from '../../primitives/trie/packedNodes.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import {
   deleteAccount,
@@ -76,7 +77,7 @@ export function writeStateDiff(
   before: KVReader,
   diff: StateDiff,
   storageRoots: ReadonlyMap<string, Uint8Array>,
-  newNodes: readonly TrieNode[],
+  newNodes: PackedNodes,
 ): void {
   for (const [addrHex, acct] of diff.accounts) {
     const address = fromHex(addrHex);
@@ -95,5 +96,5 @@ export function writeStateDiff(
     writeAccount(b, address, encodeAccount(acct.nonce, acct.balance, root, acct.codeHash));
   }
   for (const [hashHex, code] of diff.codes) writeCode(b, fromHex(hashHex), code);
-  for (const [hash, rlp] of newNodes) writeTrieNode(b, hash.slice(), rlp.slice());
+  for (const [hash, rlp] of eachNode(newNodes)) writeTrieNode(b, hash.slice(), rlp.slice());
 }

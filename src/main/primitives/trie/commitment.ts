@@ -3,9 +3,10 @@
 
 import { keccak256Batch } from '../../native/keccak.js';
 import { TernError } from '../errors.js';
-import type { NodeReader, TrieNode, TrieUpdate } from './interface.js';
+import type { NodeReader, PackedNodes, TrieUpdate } from './interface.js';
 import { MerkleTrie, type TrieJob } from './merkleTrie.js';
 import { decodeStringList, encodeStringList } from './node.js';
+import { concatNodes } from './packedNodes.js';
 import { EMPTY_TRIE_ROOT } from './root.js';
 
 /** The new state of one account after a block. */
@@ -27,7 +28,7 @@ export interface StateDiff {
 export interface StateCommitmentResult {
   root: Uint8Array;
   /** Nodes to persist, storage tries' and account trie's; old nodes are kept (hash scheme, see TrieUpdateResult). */
-  newNodes: TrieNode[];
+  newNodes: PackedNodes;
   /** The storage root of every account in the diff that still exists. */
   storageRoots: Map<string, Uint8Array>;
 }
@@ -125,7 +126,11 @@ export class StateCommitment {
       accountUpdates.push([accountKey(i), encodeAccount(change.nonce, change.balance, root, change.codeHash)]);
     });
     const accounts = this.trie.applyUpdates(stateRoot, accountUpdates);
-    return { root: accounts.root, newNodes: [...storage.newNodes, ...accounts.newNodes], storageRoots: rootsByAddress };
+    return {
+      root: accounts.root,
+      newNodes: concatNodes([storage.newNodes, accounts.newNodes]),
+      storageRoots: rootsByAddress,
+    };
   }
 
   /** The storage root recorded for the account under `addressHash`, or the empty root for a new account. */

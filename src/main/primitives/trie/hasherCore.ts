@@ -6,6 +6,7 @@ import { StateCommitment, type StateCommitmentResult, type StateDiff } from './c
 import type { NodeReader } from './interface.js';
 import { MerkleTrie } from './merkleTrie.js';
 import { NodeCache, nodeKey } from './nodeCache.js';
+import { eachNode } from './packedNodes.js';
 
 export class HasherCore {
   readonly cache: NodeCache;
@@ -44,11 +45,11 @@ export class HasherCore {
     const result = new StateCommitment(this.reader(db)).apply(stateRoot, diff);
     if (layer !== undefined) {
       const nodes = new Map<string, Uint8Array>();
-      for (const [hash, rlp] of result.newNodes) nodes.set(nodeKey(hash), rlp);
+      for (const [hash, rlp] of eachNode(result.newNodes)) nodes.set(nodeKey(hash), rlp);
       this.#layers.push({ id: layer, nodes });
     } else if (this.cache.maxBytes > 0) {
       // Copies: the result's nodes are views into a few large shared buffers.
-      for (const [hash, rlp] of result.newNodes) this.cache.set(nodeKey(hash), rlp.slice());
+      for (const [hash, rlp] of eachNode(result.newNodes)) this.cache.set(nodeKey(hash), rlp.slice());
     }
     return result;
   }

@@ -1,6 +1,7 @@
 // An in-memory node store, for tests, benchmarks and the --dev chain's throwaway state. Keys are the hash bytes
 // as a latin1 string: one char per byte, cheaper to build than hex.
-import type { NodeReader, TrieNode } from './interface.js';
+import type { NodeReader, PackedNodes } from './interface.js';
+import { eachNode } from './packedNodes.js';
 
 export class MemoryNodeStore implements NodeReader {
   private readonly nodes = new Map<string, Uint8Array>();
@@ -13,8 +14,8 @@ export class MemoryNodeStore implements NodeReader {
     this.nodes.set(Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString('latin1'), rlp);
   }
 
-  putAll(nodes: readonly TrieNode[]): void {
-    for (const [hash, rlp] of nodes) this.put(hash, rlp);
+  putAll(nodes: PackedNodes): void {
+    for (const [hash, rlp] of eachNode(nodes)) this.put(hash, rlp);
   }
 
   get size(): number {

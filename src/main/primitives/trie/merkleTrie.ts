@@ -9,7 +9,7 @@ import { keccak256Packed } from '../../native/keccak.js';
 import { applyUpdatesNative, hasNativeTrieUpdate } from '../../native/trie.js';
 import { equalBytes } from '../bytes.js';
 import { TernError } from '../errors.js';
-import type { NodeReader, TrieNode, TrieUpdate, TrieUpdateResult } from './interface.js';
+import type { NodeReader, PackedNodes, TrieUpdate, TrieUpdateResult } from './interface.js';
 import {
   BRANCH,
   type Branch,
@@ -31,6 +31,7 @@ import {
   trieError,
   writeNode,
 } from './node.js';
+import { concatNodes } from './packedNodes.js';
 import { EMPTY_TRIE_ROOT } from './root.js';
 
 /** An update with its key as nibbles; value null deletes. */
@@ -129,7 +130,7 @@ export class MerkleTrie {
    * Applies several independent jobs (e.g. every storage trie a block touched) and hashes their new nodes together,
    * so the keccak calls are one per tree level for the lot. Roots come back in job order.
    */
-  applyUpdatesMany(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: TrieNode[] } {
+  applyUpdatesMany(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: PackedNodes } {
     if (hasNativeTrieUpdate) {
       const result = this.applyUpdatesManyNative(jobs);
       if (result !== undefined) return result;
@@ -141,7 +142,7 @@ export class MerkleTrie {
    * {@link applyUpdatesMany} in native code (native/src/trie_update.rs): the same roots and new nodes, in the same
    * order. Undefined when the native module is unavailable or a key is too long for it.
    */
-  applyUpdatesManyNative(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: TrieNode[] } | undefined {
+  applyUpdatesManyNative(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: PackedNodes } | undefined {
     try {
       return applyUpdatesNative(jobs, this.getNode);
     } catch (err) {
@@ -157,7 +158,7 @@ export class MerkleTrie {
   private readonly getNode = (hash: Uint8Array): Uint8Array | undefined => this.reader.get(hash);
 
   /** {@link applyUpdatesMany} in JS: the fallback, and the reference the native path is tested against. */
-  applyUpdatesManyJs(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: TrieNode[] } {
+  applyUpdatesManyJs(jobs: readonly TrieJob[]): { roots: Uint8Array[]; newNodes: PackedNodes } {
     const tops = jobs.map((job) => {
       const start: Ref | null = equalBytes(job.root, EMPTY_TRIE_ROOT) ? null : hashRef(job.root);
       const ops = prepare(job.updates);
@@ -410,7 +411,7 @@ function buildBranch(entries: readonly Entry[], a: number, b: number, pos: numbe
 }
 
 /** Hashes the new nodes under each top, deepest level first, one keccak256Packed call per level. */
-function commit(tops: readonly (Ref | null)[]): { roots: Uint8Array[]; newNodes: TrieNode[] } {
+function commit(tops: readonly (Ref | null)[]): { roots: Uint8Array[]; newNodes: PackedNodes } {
   const levels: Node[][] = [];
   const forced = new Set<Node>();
   const height = (node: Node): number => {
@@ -438,8 +439,9 @@ function commit(tops: readonly (Ref | null)[]): { roots: Uint8Array[]; newNodes:
   });
 
   // Each level is written into one buffer, the nodes to hash first (so one keccak256Packed call covers them) and
-  // the embedded ones after: a few large allocations instead of one per node, which the GC notices.
-  const newNodes: TrieNode[] = [];
+  // the embedded ones after: a few large allocations instead of one per node, which the GC notices. The hashed part
+  // of each level is kept and joined into the packed result at the end.
+  const parts: PackedNodes[] = [];
   for (const level of levels) {
     if (level === undefined) continue;
     const lengths = new Uint32Array(level.length);
@@ -483,9 +485,15 @@ function commit(tops: readonly (Ref | null)[]): { roots: Uint8Array[]; newNodes:
       ref[0] = 0xa0;
       for (let i = 0; i < 32; i++) ref[1 + i] = digests[32 * h + i] as number;
       (hashedNodes[h] as Node).ref = ref;
-      newNodes.push([ref.subarray(1), buf.subarray(offsets[h] as number, offsets[h + 1] as number)]);
     }
+    // A plain Uint8Array over the digests (native keccak gives a Buffer), like the native path's views.
+    parts.push({
+      hashes: new Uint8Array(digests.buffer, digests.byteOffset, digests.length),
+      rlps: buf.subarray(0, hp),
+      offsets,
+    });
   }
+  const newNodes = concatNodes(parts);
 
   const roots = tops.map((top, i): Uint8Array => {
     if (top === null) return EMPTY_TRIE_ROOT.slice();

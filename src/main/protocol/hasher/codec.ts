@@ -1,5 +1,5 @@
 // Packed buffers for the trie worker's messages (ARCHITECTURE.md convention 7): a state diff in one Uint8Array, a
-// commitment as a few typed arrays, all transferred rather than copied.
+// commitment as a few typed arrays (its new nodes already packed), all transferred rather than copied.
 //
 // Diff: u32 account count, then per account: address (20), flag (0 deleted, 1 exists, 2 exists and storage cleared),
 // and for existing accounts nonce, balance (32 each, big-endian), code hash (32), u32 slot count, then per slot the
@@ -8,7 +8,8 @@
 import { fromHex, toHexKey } from '../../primitives/bytes.js';
 import { TernError } from '../../primitives/errors.js';
 import type { AccountChange, StateCommitmentResult, StateDiff } from '../../primitives/trie/commitment.js';
-import type { TrieNode } from '../../primitives/trie/interface.js';
+import type { PackedNodes } from '../../primitives/trie/interface.js';
+import { checkNodes, copyNodes, nodeBuffers } from '../../primitives/trie/packedNodes.js';
 
 const WORD = 32;
 const ADDRESS = 20;
@@ -99,31 +100,20 @@ export function decodeDiff(data: Uint8Array): StateDiff {
   return { accounts };
 }
 
-/** A commitment as packed arrays: node i is hashes[32i, 32i+32) with RLP data[offsets[i], offsets[i+1]). */
+/** A commitment as packed arrays: its new nodes as the commitment packed them, the storage roots in two arrays. */
 export interface PackedCommitment {
   root: Uint8Array;
-  hashes: Uint8Array;
-  data: Uint8Array;
-  offsets: Uint32Array;
+  newNodes: PackedNodes;
   /** 20 bytes per account, its storage root at the same index in `roots` (32 bytes each). */
   addresses: Uint8Array;
   roots: Uint8Array;
 }
 
-export function packCommitment(c: StateCommitmentResult): PackedCommitment {
-  const n = c.newNodes.length;
-  const hashes = new Uint8Array(WORD * n);
-  const offsets = new Uint32Array(n + 1);
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    const [hash, rlp] = c.newNodes[i] as TrieNode;
-    hashes.set(hash, WORD * i);
-    offsets[i] = size;
-    size += rlp.length;
-  }
-  offsets[n] = size;
-  const data = new Uint8Array(size);
-  for (let i = 0; i < n; i++) data.set((c.newNodes[i] as TrieNode)[1], offsets[i] as number);
+/**
+ * The commitment's arrays for transfer. The new nodes go as they are, with no per-node work; with `copyNodes` into
+ * arrays of their own first (the sender keeps views into the originals, which a transfer would detach).
+ */
+export function packCommitment(c: StateCommitmentResult, opts: { copyNodes: boolean }): PackedCommitment {
   const m = c.storageRoots.size;
   const addresses = new Uint8Array(ADDRESS * m);
   const roots = new Uint8Array(WORD * m);
@@ -133,17 +123,15 @@ export function packCommitment(c: StateCommitmentResult): PackedCommitment {
     roots.set(root, WORD * j);
     j++;
   }
-  return { root: c.root.slice(), hashes, data, offsets, addresses, roots };
+  const newNodes = opts.copyNodes ? copyNodes(c.newNodes) : c.newNodes;
+  return { root: c.root.slice(), newNodes, addresses, roots };
 }
 
 export function unpackCommitment(p: PackedCommitment): StateCommitmentResult {
-  const n = p.offsets.length - 1;
-  const newNodes: TrieNode[] = new Array(n);
-  for (let i = 0; i < n; i++)
-    newNodes[i] = [
-      p.hashes.subarray(WORD * i, WORD * i + WORD),
-      p.data.subarray(p.offsets[i] as number, p.offsets[i + 1] as number),
-    ];
+  checkNodes(p.newNodes);
+  if (p.addresses.length % ADDRESS !== 0 || p.roots.length !== (p.addresses.length / ADDRESS) * WORD) {
+    throw new TernError('HASHER_BAD_INPUT', 'packed commitment: storage roots and addresses do not pair up');
+  }
   const storageRoots = new Map<string, Uint8Array>();
   const m = p.addresses.length / ADDRESS;
   for (let j = 0; j < m; j++)
@@ -151,10 +139,11 @@ export function unpackCommitment(p: PackedCommitment): StateCommitmentResult {
       toHexKey(p.addresses.subarray(ADDRESS * j, ADDRESS * j + ADDRESS)),
       p.roots.subarray(WORD * j, WORD * j + WORD),
     );
-  return { root: p.root, newNodes, storageRoots };
+  return { root: p.root, newNodes: p.newNodes, storageRoots };
 }
 
-/** The buffers of a packed commitment, to transfer. */
+/** The distinct buffers of a packed commitment, to transfer. */
 export function commitmentBuffers(p: PackedCommitment): ArrayBuffer[] {
-  return [p.root, p.hashes, p.data, p.offsets, p.addresses, p.roots].map((a) => a.buffer as ArrayBuffer);
+  const buffers = new Set([...nodeBuffers(p.newNodes), ...[p.root, p.addresses, p.roots].map((a) => a.buffer)]);
+  return [...buffers] as ArrayBuffer[];
 }

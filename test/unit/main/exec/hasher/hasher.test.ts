@@ -19,6 +19,7 @@ import {
 } from '../../../../../src/main/primitives/trie/commitment.js';
 import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.js';
 import { NODE_CACHE_ENTRY_OVERHEAD, NodeCache } from '../../../../../src/main/primitives/trie/nodeCache.js';
+import { eachNode } from '../../../../../src/main/primitives/trie/packedNodes.js';
 import { EMPTY_TRIE_ROOT } from '../../../../../src/main/primitives/trie/root.js';
 import { decodeDiff, encodeDiff } from '../../../../../src/main/protocol/hasher/codec.js';
 
@@ -166,7 +167,7 @@ describe.each(implementations)('TrieHasher (%s)', (_name, make) => {
         expect(new Map([...c.storageRoots].map(([k, v]) => [k, hex(v)]))).toEqual(expected[i]?.storageRoots);
         // The previous block is written only now: this commit read its nodes from the layer.
         if (unwritten !== undefined) await write(unwritten);
-        unwritten = { layer: c.layer, nodes: c.newNodes.map(([h, rlp]) => [h.slice(), rlp.slice()]) };
+        unwritten = { layer: c.layer, nodes: [...eachNode(c.newNodes)].map(([h, rlp]) => [h.slice(), rlp.slice()]) };
         if (!pipelined) {
           await write(unwritten);
           unwritten = undefined;
@@ -207,7 +208,7 @@ describe.each(implementations)('TrieHasher (%s)', (_name, make) => {
       for (const diff of diffs.slice(0, 6)) {
         const c = await hasher.commit(root, diff);
         const b = store.batch();
-        for (const [h, rlp] of c.newNodes) writeTrieNode(b, h, rlp);
+        for (const [h, rlp] of eachNode(c.newNodes)) writeTrieNode(b, h, rlp);
         await b.commit();
         root = c.root;
       }

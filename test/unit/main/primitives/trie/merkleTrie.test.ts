@@ -7,6 +7,7 @@ import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import type { TrieUpdate } from '../../../../../src/main/primitives/trie/interface.js';
 import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.js';
 import { MerkleTrie } from '../../../../../src/main/primitives/trie/merkleTrie.js';
+import { eachNode, nodeCount } from '../../../../../src/main/primitives/trie/packedNodes.js';
 import { EMPTY_TRIE_ROOT, type TrieEntry, trieRoot } from '../../../../../src/main/primitives/trie/root.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -24,14 +25,14 @@ class Harness {
 
   apply(updates: TrieUpdate[]): { newNodes: number } {
     const result = this.trie.applyUpdates(this.root, updates);
-    for (const [hash, rlp] of result.newNodes) expect(hex(hash)).toBe(hex(keccak256(rlp)));
+    for (const [hash, rlp] of eachNode(result.newNodes)) expect(hex(hash)).toBe(hex(keccak256(rlp)));
     this.store.putAll(result.newNodes);
     this.root = result.root;
     for (const [k, v] of updates) {
       if (v === null || v.length === 0) this.model.delete(hex(k));
       else this.model.set(hex(k), v);
     }
-    return { newNodes: result.newNodes.length };
+    return { newNodes: nodeCount(result.newNodes) };
   }
 
   expected(): string {

@@ -1,5 +1,6 @@
 // The native incremental trie update (native/src/trie_update.rs) against the JS one in merkleTrie.ts: the same
-// roots and the same new nodes, in the same order, byte for byte, over random batches on existing tries; and the
+// roots and the same packed new nodes (hashes, RLP bytes and offsets), byte for byte, over random batches (sets and
+// deletes, into empty and existing tries); and the
 // same TernError codes for missing and malformed nodes. Skipped where the native module is not loaded (TERN_NATIVE=0
 // or no build), unless TERN_REQUIRE_NATIVE=1.
 import { describe, expect, it } from 'vitest';
@@ -7,9 +8,10 @@ import { xorshiftRng } from '../../../../../bench/rng.js';
 import { TernError } from '../../../../../src/main/common/errors.js';
 import { keccak256 } from '../../../../../src/main/native/keccak.js';
 import { hasNativeTrieUpdate, NATIVE_TRIE_MAX_KEY } from '../../../../../src/main/native/trie.js';
-import type { TrieNode, TrieUpdate } from '../../../../../src/main/primitives/trie/interface.js';
+import type { PackedNodes, TrieUpdate } from '../../../../../src/main/primitives/trie/interface.js';
 import { MemoryNodeStore } from '../../../../../src/main/primitives/trie/memory.js';
 import { MerkleTrie, type TrieJob } from '../../../../../src/main/primitives/trie/merkleTrie.js';
+import { checkNodes, eachNode, nodeBuffers, nodeCount } from '../../../../../src/main/primitives/trie/packedNodes.js';
 import { EMPTY_TRIE_ROOT, type TrieEntry, trieRoot } from '../../../../../src/main/primitives/trie/root.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -17,10 +19,18 @@ const nativeRequired = process.env.TERN_REQUIRE_NATIVE === '1';
 
 const rng = xorshiftRng;
 
-type Result = { roots: Uint8Array[]; newNodes: TrieNode[] };
+type Result = { roots: Uint8Array[]; newNodes: PackedNodes };
 
-function show(r: Result): { roots: string[]; nodes: string[] } {
-  return { roots: r.roots.map(hex), nodes: r.newNodes.map(([h, rlp]) => `${hex(h)}:${hex(rlp)}`) };
+/** The whole packed form, and node by node (so a difference names the node). */
+function show(r: Result): { roots: string[]; hashes: string; rlps: string; offsets: number[]; nodes: string[] } {
+  checkNodes(r.newNodes);
+  return {
+    roots: r.roots.map(hex),
+    hashes: hex(r.newNodes.hashes),
+    rlps: hex(r.newNodes.rlps),
+    offsets: [...r.newNodes.offsets],
+    nodes: [...eachNode(r.newNodes)].map(([h, rlp]) => `${hex(h)}:${hex(rlp)}`),
+  };
 }
 
 /** Runs both implementations on the same jobs; expects identical output and returns it. */
@@ -29,7 +39,7 @@ function both(trie: MerkleTrie, jobs: TrieJob[]): Result {
   const native = trie.applyUpdatesManyNative(jobs);
   expect(native).toBeDefined();
   expect(show(native as Result)).toEqual(show(js));
-  for (const [h, rlp] of js.newNodes) expect(hex(h)).toBe(hex(keccak256(rlp)));
+  for (const [h, rlp] of eachNode(js.newNodes)) expect(hex(h)).toBe(hex(keccak256(rlp)));
   return native as Result;
 }
 
@@ -136,6 +146,29 @@ describe.skipIf(!hasNativeTrieUpdate && !nativeRequired)('native MerkleTrie upda
     both(trie, [{ root: first.roots[0] as Uint8Array, updates }]);
   });
 
+  it('matches the JS path with keys back to back in one buffer (passed in place), also across jobs', () => {
+    const r = rng(55);
+    const store = new MemoryNodeStore();
+    const trie = new MerkleTrie(store);
+    // 32-byte keys as views of one buffer, as a batch of hashes gives them; some repeated and some deleted.
+    const packed = r.bytes(32 * 3000);
+    const key = (i: number): Uint8Array => packed.subarray(32 * i, 32 * i + 32);
+    const updates = Array.from({ length: 3000 }, (_, i): TrieUpdate => [key(i), r.bytes(1 + r.int(80))]);
+    const first = both(trie, [
+      { root: EMPTY_TRIE_ROOT, updates: updates.slice(0, 2000) },
+      { root: EMPTY_TRIE_ROOT, updates: updates.slice(2000) },
+    ]);
+    store.putAll(first.newNodes);
+    // On an existing trie: the same keys again (contiguous), half of them deleted.
+    const again = updates.slice(0, 2000).map(([k], i): TrieUpdate => [k, i % 2 === 0 ? null : r.bytes(10)]);
+    both(trie, [{ root: first.roots[0] as Uint8Array, updates: again }]);
+    // A run that breaks after a while (a key from elsewhere), and one key that is not at the run's end.
+    const broken = [...again.slice(0, 500), [r.bytes(32), r.bytes(5)] as TrieUpdate, ...again.slice(500, 900)];
+    both(trie, [{ root: first.roots[0] as Uint8Array, updates: broken }]);
+    const skipping = [again[0] as TrieUpdate, again[2] as TrieUpdate, again[1] as TrieUpdate];
+    both(trie, [{ root: first.roots[0] as Uint8Array, updates: skipping }]);
+  });
+
   it('keeps the root, persists nothing, for no-op jobs and an empty job list', () => {
     const store = new MemoryNodeStore();
     const trie = new MerkleTrie(store);
@@ -148,12 +181,14 @@ describe.skipIf(!hasNativeTrieUpdate && !nativeRequired)('native MerkleTrie upda
       { root, updates: [[r.bytes(32), null]] },
       { root: EMPTY_TRIE_ROOT, updates: [[r.bytes(32), null]] },
     ]);
-    expect(res.newNodes).toEqual([]);
+    expect(nodeCount(res.newNodes)).toBe(0);
     expect(res.roots.map(hex)).toEqual([hex(root), hex(root), hex(EMPTY_TRIE_ROOT)]);
-    expect(both(trie, [])).toEqual({ roots: [], newNodes: [] });
+    const none = both(trie, []);
+    expect(none.roots).toEqual([]);
+    expect(show(none)).toMatchObject({ hashes: '', rlps: '', offsets: [0], nodes: [] });
     // A one-entry trie whose root node is under 32 bytes: still hashed and persisted.
     const tiny = both(trie, [{ root: EMPTY_TRIE_ROOT, updates: [[Uint8Array.of(1), Uint8Array.of(2)]] }]);
-    expect(tiny.newNodes.length).toBe(1);
+    expect(nodeCount(tiny.newNodes)).toBe(1);
   });
 
   it('throws the TernError codes of the JS path for missing and malformed nodes', () => {
@@ -217,14 +252,32 @@ describe.skipIf(!hasNativeTrieUpdate && !nativeRequired)('native MerkleTrie upda
       updates: Array.from({ length: 40 }, (): TrieUpdate => [r.bytes(32), r.bytes(50)]),
     };
     const res = trie.applyUpdatesManyNative([job, job]) as Result;
-    const [hash, rlp] = res.newNodes[0] as TrieNode;
-    for (const a of [...res.roots, hash, rlp]) expect(Object.getPrototypeOf(a)).toBe(Uint8Array.prototype);
-    expect(res.roots[0]?.buffer).not.toBe(rlp.buffer);
+    const { hashes, rlps } = res.newNodes;
+    for (const a of [...res.roots, hashes, rlps]) expect(Object.getPrototypeOf(a)).toBe(Uint8Array.prototype);
+    expect(res.roots[0]?.buffer).not.toBe(rlps.buffer);
     expect(res.roots[0]?.buffer).not.toBe(res.roots[1]?.buffer);
     // Transferring a root's buffer leaves the nodes readable.
     structuredClone(res.roots[0], { transfer: [(res.roots[0] as Uint8Array).buffer as ArrayBuffer] });
+    const [hash, rlp] = eachNode(res.newNodes).next().value ?? [new Uint8Array(0), new Uint8Array(0)];
     expect(rlp.length).toBeGreaterThan(0);
     expect(hex(keccak256(rlp))).toBe(hex(hash));
+  });
+
+  it('hands over the packed nodes by transfer: the same nodes on the other side, the sender detached', () => {
+    const r = rng(31);
+    const trie = new MerkleTrie(new MemoryNodeStore());
+    const job = {
+      root: EMPTY_TRIE_ROOT,
+      updates: Array.from({ length: 300 }, (): TrieUpdate => [r.bytes(32), r.bytes(60)]),
+    };
+    for (const res of [trie.applyUpdatesManyNative([job]) as Result, trie.applyUpdatesManyJs([job])]) {
+      const before = show(res);
+      const buffers = nodeBuffers(res.newNodes);
+      expect(new Set(buffers).size).toBe(buffers.length);
+      const moved = structuredClone(res.newNodes, { transfer: buffers });
+      expect(show({ roots: res.roots, newNodes: moved })).toEqual(before);
+      expect(res.newNodes.rlps.length).toBe(0);
+    }
   });
 
   it('leaves keys longer than the native limit to the JS path', () => {
