@@ -10,12 +10,12 @@ import type { AccessListItemBytes } from './interface.js';
 import { addressKey, hexKey, slotKey, WarmJournal } from './warmJournal.js';
 
 /** The precompile addresses as words, per list the executor hands out (a new list on each hardfork change). */
-const precompileWords = new WeakMap<readonly string[], ReadonlySet<bigint>>();
+const precompileWords = new WeakMap<readonly string[], bigint[]>();
 
-function wordsOf(precompiles: readonly string[]): ReadonlySet<bigint> {
+function wordsOf(precompiles: readonly string[]): bigint[] {
   let words = precompileWords.get(precompiles);
   if (words === undefined) {
-    words = new Set(precompiles.map((hex) => hexKey(hex, 20)));
+    words = precompiles.map((hex) => hexKey(hex, 20));
     precompileWords.set(precompiles, words);
   }
   return words;
@@ -44,7 +44,8 @@ export function prepareWarmSet(
   const warm = journal as unknown;
   if (warm instanceof WarmJournal) {
     // tern's journal (every TernEVM's): the same warm set by words, without a hex string per entry.
-    warm.warmPrecompiles(wordsOf(executor.warmPrecompiles()));
+    const words = wordsOf(executor.warmPrecompiles());
+    for (let i = 0; i < words.length; i++) warm.warmAlways(words[i] as bigint);
     warm.warmAlways(addressKey(sender.bytes));
     if (to !== undefined) warm.warmAlways(addressKey(to.bytes));
     if (env.rules.shanghai) warm.warmAlways(addressKey(env.coinbase.bytes));

@@ -9,7 +9,6 @@ import { type Account, Address, type PrefixedHexString } from '@ethereumjs/util'
 
 /** RIPEMD-160's precompile stays touched through a revert (the 2016 consensus quirk ethereumjs keeps). */
 const RIPEMD160 = '0000000000000000000000000000000000000003';
-const NONE: ReadonlySet<bigint> = new Set();
 /** The undo log's slot column for an entry that is not a slot. */
 const NO_SLOT = -1n;
 
@@ -70,8 +69,6 @@ export class WarmJournal {
   private readonly warm = new Map<bigint, Set<bigint> | null>();
   /** Addresses and slots warm for the whole transaction (access list, sender, recipient, precompiles, coinbase). */
   private readonly always = new Map<bigint, Set<bigint> | null>();
-  /** The precompiles warm in this transaction: a set shared across transactions, not copied into `always`. */
-  private precompiles: ReadonlySet<bigint> = NONE;
   /** Accounts touched (EIP-161), unprefixed hex. */
   private readonly touched = new Set<string>();
   /** The undo log: what each entry added — an address (slot NO_SLOT), a slot of an address, or a touched account. */
@@ -159,7 +156,6 @@ export class WarmJournal {
 
   /** Forgets everything: the start of a transaction. */
   cleanJournal(): void {
-    this.precompiles = NONE;
     this.warm.clear();
     this.always.clear();
     this.touched.clear();
@@ -200,12 +196,7 @@ export class WarmJournal {
     if (addToAccessList) this.reportSlot(a, s);
   }
 
-  /** Warms the precompiles (20-byte words) for the whole transaction; the set is kept, not copied, until cleanJournal. */
-  warmPrecompiles(words: ReadonlySet<bigint>): void {
-    this.precompiles = words;
-  }
-
-  /** Warms an address given as a 20-byte word for the whole transaction (the sender, the recipient, …). */
+  /** Warms addresses given as 20-byte words for the whole transaction (the precompiles, the sender, …). */
   warmAlways(address: bigint): void {
     if (!this.always.has(address)) this.always.set(address, null);
   }
@@ -222,7 +213,7 @@ export class WarmJournal {
 
   isWarmedAddress(address: Uint8Array): boolean {
     const key = addressKey(address);
-    return this.warm.has(key) || this.always.has(key) || this.precompiles.has(key);
+    return this.warm.has(key) || this.always.has(key);
   }
 
   addWarmedAddress(address: Uint8Array): void {
@@ -239,7 +230,7 @@ export class WarmJournal {
 
   /** EIP-2929 account access by a 20-byte word: whether it was warm; warm from now on either way. */
   warmAccount(address: bigint): boolean {
-    if (this.warm.has(address) || this.always.has(address) || this.precompiles.has(address)) return true;
+    if (this.warm.has(address) || this.always.has(address)) return true;
     this.addAddress(address);
     return false;
   }

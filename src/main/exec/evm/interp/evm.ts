@@ -229,7 +229,7 @@ export class TernEVM extends EVM {
       address: m.address,
       self: addressWord(m.address.bytes),
       caller: addressWord(m.caller.bytes),
-      origin: this.originWord(tx.origin ?? m.caller),
+      origin: addressWord((tx.origin ?? m.caller).bytes),
       callValue: m.value,
       callData: m.data,
       isStatic: m.isStatic,
@@ -269,18 +269,6 @@ export class TernEVM extends EVM {
       gasRefund: BigInt(out.gasRefund),
       stateGasSpilled: 0n,
     } as ExecResult;
-  }
-
-  /** The transaction origin last turned into a word, and that word (every frame of a transaction asks). */
-  private lastOrigin: Address | undefined;
-  private lastOriginWord = 0n;
-
-  private originWord(origin: Address): bigint {
-    if (origin !== this.lastOrigin) {
-      this.lastOrigin = origin;
-      this.lastOriginWord = addressWord(origin.bytes);
-    }
-    return this.lastOriginWord;
   }
 
   private readonly blockHash = async (n: number): Promise<Uint8Array> => (await this.blockchain.getBlock(n)).hash();
@@ -334,12 +322,8 @@ export function createTernEVM(opts: EVMOpts): TernEVM {
   return new TernEVM({ ...opts, bn254: opts.bn254 ?? new NobleBN254() });
 }
 
-interface BufferHex {
-  hexSlice(this: Uint8Array, start: number, end: number): string;
-}
-const { hexSlice } = Buffer.prototype as unknown as BufferHex;
-
-/** An address as a word: one hex string and one parse (a shift per byte made three bigints a byte). */
 function addressWord(bytes: Uint8Array): bigint {
-  return bytes.length === 0 ? 0n : BigInt(`0x${hexSlice.call(bytes, 0, bytes.length)}`);
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
 }

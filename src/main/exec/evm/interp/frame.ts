@@ -22,12 +22,6 @@ const STACK_LIMIT = 1024;
  */
 const stackPool: bigint[][] = [];
 const STACK_POOL_MAX = 32;
-/**
- * Memories of finished frames, reused the same way (a 1 KiB buffer per frame otherwise): zeroed over the words the
- * frame used before going back (nothing is ever written past them), kept only up to MEM_POOL_BYTES each.
- */
-const memPool: Uint8Array[] = [];
-const MEM_POOL_BYTES = 64 * 1024;
 /** Memory past this many bytes costs more gas than a frame can have (frames are admitted with ≤ 2^40 gas). */
 const MAX_MEMORY = 2 ** 31;
 const EMPTY = new Uint8Array(0);
@@ -235,7 +229,7 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
   const codeLength = code.length;
   const stack: bigint[] = stackPool.pop() ?? new Array(STACK_LIMIT).fill(0n);
   let sp = 0;
-  let mem = memPool.pop() ?? new Uint8Array(1024);
+  let mem = new Uint8Array(1024);
   let words = 0;
   let gasLeft = f.gasLimit;
   let refund = f.gasRefund;
@@ -858,10 +852,6 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
     exceptionError = err.error;
   } finally {
     if (stackPool.length < STACK_POOL_MAX) stackPool.push(stack);
-    if (mem.length <= MEM_POOL_BYTES && memPool.length < STACK_POOL_MAX) {
-      mem.fill(0, 0, words * 32);
-      memPool.push(mem);
-    }
   }
   return { returnValue, logs, exceptionError, gasLeft, gasRefund: refund };
 }

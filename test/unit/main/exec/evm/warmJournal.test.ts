@@ -159,15 +159,6 @@ describe('WarmJournal', () => {
     // A 31-byte slot is not the 32-byte slot of the same value (ethereumjs's hex keys tell them apart).
     expect(j.isWarmedStorage(b, s.subarray(1))).toBe(false);
     expect(j.isWarmedAddress(a.subarray(1))).toBe(false);
-    // The precompiles: warm for the transaction they were given for, through a revert, cold after cleanJournal.
-    const p = ADDRESSES[2] as Uint8Array;
-    expect(j.isWarmedAddress(p)).toBe(false);
-    j.warmPrecompiles(new Set([addressKey(p)]));
-    expect(j.isWarmedAddress(p)).toBe(true);
-    expect(j.warmAccount(addressKey(p))).toBe(true);
-    j.cleanJournal();
-    expect(j.isWarmedAddress(p)).toBe(false);
-    expect(j.isWarmedAddress(a)).toBe(false);
   });
 
   it("is the journal of tern's EVM (its frames run on tern's interpreter only while it is)", async () => {
