@@ -11,8 +11,15 @@
 import { createBlock } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { createFeeMarket1559Tx, type FeeMarket1559Tx } from '@ethereumjs/tx';
-import { Address, bigIntToBytes, createAccount, privateToAddress, setLengthLeft } from '@ethereumjs/util';
+import { createEOACode7702Tx, createFeeMarket1559Tx, type EOACode7702Tx, type FeeMarket1559Tx } from '@ethereumjs/tx';
+import {
+  Address,
+  bigIntToBytes,
+  createAccount,
+  eoaCode7702SignAuthorization,
+  privateToAddress,
+  setLengthLeft,
+} from '@ethereumjs/util';
 import { createVM, runTx } from '@ethereumjs/vm';
 import { createBlockEnv } from '../../src/main/exec/evm/env.js';
 import { importEvmModule } from '../../src/main/exec/evm/internals.js';
@@ -47,7 +54,7 @@ export interface PreAccount {
 
 /** A transaction of a case, signed. */
 export interface CaseTx {
-  readonly tx: FeeMarket1559Tx;
+  readonly tx: FeeMarket1559Tx | EOACode7702Tx;
   readonly sender: Uint8Array;
 }
 
@@ -66,6 +73,8 @@ export interface Outcome {
 const CONTRACTS = 6;
 const contractAddress = (i: number) => fromHex(`0x${'c0'.padEnd(38, '0')}${(i + 1).toString(16).padStart(2, '0')}`);
 const SENDER_KEYS = [1, 2, 3].map((i) => setLengthLeft(bigIntToBytes(BigInt(i) * 0x1234567n), 32));
+/** The EIP-7702 authority of the set-code transactions (never a sender): its code is pointed at random contracts. */
+const AUTHORITY_KEY = setLengthLeft(bigIntToBytes(0xa17b0a7n), 32);
 
 // --- bytecode generation
 
@@ -316,7 +325,8 @@ export function generateCase(seed: number, txCount = 4, profile: CodeProfile = '
     fromHex('0x000000000000000000000000000000000000dead'),
     fromHex('0x00000000000000000000000000000000000000aa'),
   ];
-  const targets = [...contracts, ...senders, ...empties, COINBASE];
+  const authority = privateToAddress(AUTHORITY_KEY);
+  const targets = [...contracts, ...senders, ...empties, COINBASE, DELEGATED, authority];
   const gen = new CodeGen(rng, targets);
   const pre: PreAccount[] = [];
   for (const s of senders)
@@ -329,8 +339,9 @@ export function generateCase(seed: number, txCount = 4, profile: CodeProfile = '
       storage.set(toHexKey(setLengthLeft(bigIntToBytes(BigInt(rng.int(8))), 32)), BigInt(1 + rng.int(1000)));
     pre.push({ address: c, nonce: 1n, balance: BigInt(rng.int(3) * 1000), code: gen.code(10 + rng.int(60)), storage });
   }
-  if (profile === 'transfers') pre.push(...TRANSFER_PRE);
+  pre.push(...TRANSFER_PRE);
   const nonces = senders.map(() => 0n);
+  let authorityNonce = 0n;
   const txs: CaseTx[] = [];
   for (let i = 0; i < txCount; i++) {
     const s = rng.int(senders.length);
@@ -343,26 +354,57 @@ export function generateCase(seed: number, txCount = 4, profile: CodeProfile = '
       continue;
     }
     gen.profile = profile;
-    const create = rng.int(6) === 0;
-    const to = create ? undefined : new Address(rng.pick(rng.int(8) === 0 ? targets : contracts));
+    const setCode = profile !== 'transfers' && rng.int(8) === 0;
+    const create = !setCode && rng.int(6) === 0;
+    const to = setCode
+      ? new Address(authority)
+      : create
+        ? undefined
+        : new Address(rng.pick(rng.int(8) === 0 ? targets : contracts));
     const data = create ? gen.code(5 + rng.int(30)) : rng.bytes(rng.int(68));
-    const tx = createFeeMarket1559Tx(
-      {
-        chainId: 1n,
-        nonce: nonces[s] as bigint,
-        maxFeePerGas: 100n,
-        maxPriorityFeePerGas: BigInt(rng.int(3)),
-        gasLimit: BigInt(
-          profile === 'interp' && !create && rng.int(3) === 0
-            ? 24_000 + rng.int(30_000)
-            : 60_000 + (profile === 'interp' ? 41 * data.length : 0) + rng.int(1_500_000),
-        ),
-        ...(to !== undefined ? { to } : {}),
-        value: BigInt(rng.int(3) === 0 ? rng.int(100_000) : 0),
-        data,
-      },
-      { common: new Common({ chain: Mainnet, hardfork: HARDFORK, customCrypto: { kzg: createKzg() } }) },
-    ).sign(SENDER_KEYS[s] as Uint8Array);
+    // EIP-2930 access lists on a third of the calls: warm addresses (the callee, contracts, others) and slots 0-7.
+    const accessList =
+      !create && rng.int(3) === 0
+        ? Array.from({ length: 1 + rng.int(3) }, () => ({
+            address: toHexKey(rng.int(2) === 0 ? (to as Address).bytes : rng.pick(targets)) as `0x${string}`,
+            storageKeys: Array.from(
+              { length: rng.int(4) },
+              () => toHexKey(setLengthLeft(bigIntToBytes(BigInt(rng.int(8))), 32)) as `0x${string}`,
+            ),
+          }))
+        : [];
+    const fields = {
+      chainId: 1n,
+      nonce: nonces[s] as bigint,
+      maxFeePerGas: 100n,
+      maxPriorityFeePerGas: BigInt(rng.int(3)),
+      gasLimit: BigInt(
+        profile === 'interp' && !create && rng.int(3) === 0
+          ? 24_000 + rng.int(30_000)
+          : 60_000 + (profile === 'interp' ? 41 * data.length : 0) + rng.int(1_500_000),
+      ),
+      ...(to !== undefined ? { to } : {}),
+      value: BigInt(rng.int(3) === 0 ? rng.int(100_000) : 0),
+      data,
+      accessList,
+    };
+    // The access list's intrinsic gas comes on top (so a short-of-gas call stays short in execution, not invalid).
+    for (const item of accessList) fields.gasLimit += 2_400n + 1_900n * BigInt(item.storageKeys.length);
+    const txCommon = new Common({ chain: Mainnet, hardfork: HARDFORK, customCrypto: { kzg: createKzg() } });
+    let tx: FeeMarket1559Tx | EOACode7702Tx;
+    if (setCode) {
+      // Points the authority at a random contract (or clears it), then calls it: its code runs as the authority's.
+      const target = rng.int(5) === 0 ? new Uint8Array(20) : rng.pick(contracts);
+      const auth = eoaCode7702SignAuthorization(
+        { chainId: '0x1', address: toHexKey(target) as `0x${string}`, nonce: `0x${authorityNonce.toString(16)}` },
+        AUTHORITY_KEY,
+      );
+      authorityNonce++;
+      tx = createEOACode7702Tx(
+        { ...fields, gasLimit: fields.gasLimit + 25_000n, authorizationList: [auth] },
+        { common: txCommon },
+      ).sign(SENDER_KEYS[s] as Uint8Array);
+    } else tx = createFeeMarket1559Tx(fields, { common: txCommon }).sign(SENDER_KEYS[s] as Uint8Array);
     nonces[s] = (nonces[s] as bigint) + 1n;
     txs.push({ tx, sender: senders[s] as Uint8Array });
   }

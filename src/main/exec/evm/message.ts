@@ -7,6 +7,19 @@ import { Address } from '@ethereumjs/util';
 import { fromHex, toHexKey } from '../../primitives/bytes.js';
 import type { BlockContext } from './context.js';
 import type { AccessListItemBytes } from './interface.js';
+import { addressKey, hexKey, slotKey, WarmJournal } from './warmJournal.js';
+
+/** The precompile addresses as words, per list the executor hands out (a new list on each hardfork change). */
+const precompileWords = new WeakMap<readonly string[], bigint[]>();
+
+function wordsOf(precompiles: readonly string[]): bigint[] {
+  let words = precompileWords.get(precompiles);
+  if (words === undefined) {
+    words = precompiles.map((hex) => hexKey(hex, 20));
+    precompileWords.set(precompiles, words);
+  }
+  return words;
+}
 
 /** The ethereumjs journal's touch, private in its typings: EIP-161 deletes touched accounts left empty. */
 export interface TouchingJournal {
@@ -28,6 +41,24 @@ export function prepareWarmSet(
   const journal = executor.evm.journal;
   journal.cleanJournal();
   if (!env.rules.berlin) return;
+  const warm = journal as unknown;
+  if (warm instanceof WarmJournal) {
+    // tern's journal (every TernEVM's): the same warm set by words, without a hex string per entry.
+    const words = wordsOf(executor.warmPrecompiles());
+    for (let i = 0; i < words.length; i++) warm.warmAlways(words[i] as bigint);
+    warm.warmAlways(addressKey(sender.bytes));
+    if (to !== undefined) warm.warmAlways(addressKey(to.bytes));
+    if (env.rules.shanghai) warm.warmAlways(addressKey(env.coinbase.bytes));
+    if (accessList !== undefined) {
+      for (let i = 0; i < accessList.length; i++) {
+        const [address, slots] = accessList[i] as AccessListItemBytes;
+        const a = addressKey(address);
+        warm.warmAlways(a);
+        for (let j = 0; j < slots.length; j++) warm.warmAlwaysSlot(a, slotKey(slots[j] as Uint8Array));
+      }
+    }
+    return;
+  }
   const precompiles = executor.warmPrecompiles();
   for (let i = 0; i < precompiles.length; i++) journal.addAlwaysWarmAddress(precompiles[i] as string);
   journal.addAlwaysWarmAddress(unprefixed(sender.bytes));

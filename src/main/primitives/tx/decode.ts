@@ -6,6 +6,7 @@ import { keccak256 } from '../../native/keccak.js';
 import { TernError } from '../errors.js';
 import { asBytes, asList, bytesToBigint, type RlpDecoded, rlpDecode } from '../rlp.js';
 import { DEPOSIT_TX_TYPE, decodeDepositTx } from './deposit/deposit.js';
+import { decodeDirect } from './direct.js';
 
 export interface DecodedTx {
   readonly type: number;
@@ -61,7 +62,17 @@ function accessList(item: RlpDecoded | undefined): Array<readonly [Uint8Array, U
 
 const FIELD_COUNT: Record<number, number> = { 1: 11, 2: 12, 3: 14, 4: 13 };
 
+/**
+ * Decodes a signed transaction. Legacy, EIP-2930 and EIP-1559 transactions (every transaction of a typical block)
+ * are read straight from the bytes (./direct.ts); anything that read does not accept — other types, and every
+ * malformed encoding — goes through the general decoder below, which gives the error.
+ */
 export function decodeTransaction(raw: Uint8Array): DecodedTx {
+  return decodeDirect(raw) ?? decodeGeneral(raw);
+}
+
+/** The general decoder: the whole RLP item first, then its fields (every type, every refusal). */
+export function decodeGeneral(raw: Uint8Array): DecodedTx {
   if (raw.length === 0) bad('empty transaction');
   const hash = keccak256(raw);
   const first = raw[0] as number;

@@ -7,6 +7,7 @@
 
 import { EVMError, type EVMResult, Message } from '@ethereumjs/evm';
 import { Account, Address, bytesToHex, MAX_UINT64 } from '@ethereumjs/util';
+import { addressKey } from '../warmJournal.js';
 import type { FrameInput } from './frame.js';
 import { fail } from './halt.js';
 
@@ -78,11 +79,9 @@ function useGas(ctx: FrameContext, cost: number): void {
   }
 }
 
-/** EIP-2929: the price of touching `a` (warming it). */
-function accessCost(f: FrameInput, a: Uint8Array): number {
-  if (f.journal.isWarmedAddress(a)) return f.params.warmstoragereadGas;
-  f.journal.addWarmedAddress(a);
-  return f.params.coldaccountaccessGas;
+/** EIP-2929: the price of touching the account `a` (a 20-byte word), warming it. */
+function accessCost(f: FrameInput, a: bigint): number {
+  return f.journal.warmAccount(a) ? f.params.warmstoragereadGas : f.params.coldaccountaccessGas;
 }
 
 function words(length: bigint): number {
@@ -115,7 +114,8 @@ export async function callFrame(ctx: FrameContext, op: number): Promise<void> {
   const sp = ctx.sp;
   if (sp < (hasValue ? 7 : 6)) fail(ERR.STACK_UNDERFLOW);
   const requested = stack[sp - 1] as bigint;
-  const to = addressOf(stack[sp - 2] as bigint);
+  const toWord = (stack[sp - 2] as bigint) & MASK_160;
+  const to = addressOf(toWord);
   let i = sp - 3;
   const value = hasValue ? (stack[i--] as bigint) : 0n;
   const inOffset = stack[i] as bigint;
@@ -124,16 +124,18 @@ export async function callFrame(ctx: FrameContext, op: number): Promise<void> {
   const outLength = stack[i - 3] as bigint;
   if (op === 0xf1 && f.isStatic && value !== 0n) fail(ERR.STATIC_STATE_CHANGE);
   let gas = (f.table.fee[op] as number) + ctx.expand(inOffset, inLength) + ctx.expand(outOffset, outLength);
-  gas += accessCost(f, to.bytes);
+  gas += accessCost(f, toWord);
   if (hasValue && value !== 0n) gas += p.callValueTransferGas;
   if (op === 0xf1 && value !== 0n) {
     const account = await f.state.getAccount(to);
     if (account === undefined || account.isEmpty()) gas += p.callNewAccountGas;
   }
   // EIP-7702: calling a delegated account also touches its delegation target.
-  const code = await f.state.getCode(to);
-  if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
-    gas += accessCost(f, code.slice(3, 24));
+  if (f.delegations) {
+    const code = await f.state.getCode(to);
+    if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
+      gas += accessCost(f, addressKey(code.subarray(3, 24)));
+  }
   if (!(gas <= ctx.gasLeft)) fail(ERR.OUT_OF_GAS); // ethereumjs halts here with the frame's gas left untouched
   const available = ctx.gasLeft - gas;
   const allowed = available - Math.floor(available / 64);
@@ -189,7 +191,7 @@ export async function createFrame(ctx: FrameContext, op: number): Promise<void> 
   const salt = create2 ? (stack[sp - 4] as bigint) : 0n;
   let gas = (f.table.fee[op] as number) + ctx.expand(offset, length);
   // The creating account is warmed for free (it is the frame's own, warm already in every real transaction).
-  if (!f.journal.isWarmedAddress(f.address.bytes)) f.journal.addWarmedAddress(f.address.bytes);
+  f.journal.warmAccount(f.self);
   gas += words(length) * p.initCodeWordGas;
   if (create2) gas += words(length) * p.keccak256WordGas;
   useGas(ctx, gas);
@@ -235,7 +237,8 @@ export async function selfDestruct(ctx: FrameContext): Promise<void> {
   const p = f.params;
   if (f.isStatic) fail(ERR.STATIC_STATE_CHANGE);
   if (ctx.sp < 1) fail(ERR.STACK_UNDERFLOW);
-  const to = addressOf(stack[ctx.sp - 1] as bigint);
+  const toWord = (stack[ctx.sp - 1] as bigint) & MASK_160;
+  const to = addressOf(toWord);
   const balance = (await ownAccount(ctx)).balance;
   let gas = f.table.fee[0xff] as number;
   if (balance > 0n) {
@@ -243,10 +246,7 @@ export async function selfDestruct(ctx: FrameContext): Promise<void> {
     if (account === undefined || account.isEmpty()) gas += p.callNewAccountGas;
   }
   // A cold beneficiary costs the cold access; a warm one costs nothing extra.
-  if (!f.journal.isWarmedAddress(to.bytes)) {
-    f.journal.addWarmedAddress(to.bytes);
-    gas += p.coldaccountaccessGas;
-  }
+  if (!f.journal.warmAccount(toWord)) gas += p.coldaccountaccessGas;
   useGas(ctx, gas);
   ctx.sp--;
   const self = f.address;

@@ -20,6 +20,7 @@ import {
 import { type Address, createZeroAddress, type PrefixedHexString } from '@ethereumjs/util';
 import { keccak256 } from '../../../native/keccak.js';
 import { FlatState } from '../../state/flatState.js';
+import { WarmJournal } from '../warmJournal.js';
 import { analyse, type CodeAnalysis, type GasTable, gasTableOf, type OpcodeTableEntry } from './analysis.js';
 import type { CallHost } from './calls.js';
 import { type FrameState, type GasParams, runFrame } from './frame.js';
@@ -72,6 +73,8 @@ interface InterpreterOpts {
 interface ForkInfo {
   readonly table: GasTable;
   readonly params: GasParams;
+  /** EIP-7702: calls into a delegated account also access its target (Prague on). */
+  readonly delegations: boolean;
 }
 
 /** The message fields a frame reads. */
@@ -115,6 +118,13 @@ export class TernEVM extends EVM {
 
   /** Sub-messages of tern's frames run through this EVM's message execution. */
   private readonly host: CallHost = { runMessage: (message) => this.runCall({ message }) };
+
+  constructor(opts: EVMOpts) {
+    super(opts);
+    // tern's journal in place of ethereumjs's (same answers, compact keys): the public field both interpreters and
+    // runCall read. A frame runs on tern's interpreter only while it is in place (evmAdmitted).
+    this.journal = new WarmJournal(this.stateManager, this.common) as unknown as EVM['journal'];
+  }
 
   protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
     const fork = this.ternInterpreter ? this.admit(message, opts) : null;
@@ -215,7 +225,9 @@ export class TernEVM extends EVM {
       analysis,
       table: fork.table,
       params: fork.params,
+      delegations: fork.delegations,
       address: m.address,
+      self: addressWord(m.address.bytes),
       caller: addressWord(m.caller.bytes),
       origin: addressWord((tx.origin ?? m.caller).bytes),
       callValue: m.value,
@@ -230,7 +242,7 @@ export class TernEVM extends EVM {
       blockHash: this.blockHash,
       state: this.stateManager as unknown as FrameState,
       sync: this.stateManager instanceof FlatState ? this.stateManager : undefined,
-      journal: this.journal,
+      journal: this.journal as unknown as WarmJournal,
       transient: this.transientStorage,
       keccak: this.common.customCrypto.keccak256 ?? keccak256,
       depth: m.depth,
@@ -276,6 +288,7 @@ export class TernEVM extends EVM {
     if (this._optsCached.profiler?.enabled === true) return null;
     if (this._customOpcodes !== undefined && this._customOpcodes.length > 0) return null;
     if (this.allowUnlimitedInitCodeSize) return null;
+    if (!((this.journal as unknown) instanceof WarmJournal)) return null;
     const opcodeMap = this._opcodeMap as unknown as object;
     let info = this.forkInfo.get(opcodeMap);
     if (info === undefined) {
@@ -300,7 +313,7 @@ export class TernEVM extends EVM {
       if (typeof v !== 'bigint' || v < 0n || v > 1_000_000n) return null;
       params[name] = Number(v);
     }
-    return { table, params };
+    return { table, params, delegations: common.isActivatedEIP(7702) };
   }
 }
 

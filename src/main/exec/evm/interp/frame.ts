@@ -88,11 +88,13 @@ export interface SyncStorage {
   getOriginalStorageValue(address: Uint8Array, slot: Uint8Array): bigint;
   getBalance(address: Address): bigint;
 }
+/** The EIP-2929 warm sets (../warmJournal.ts), asked with 20-byte address words and 32-byte slot words. */
 export interface FrameJournal {
-  isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean;
-  addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
-  isWarmedAddress(address: Uint8Array): boolean;
-  addWarmedAddress(address: Uint8Array): void;
+  /** Whether the account was warm; warm from now on either way. */
+  warmAccount(address: bigint): boolean;
+  /** Whether the slot was warm; warm from now on either way. */
+  warmSlot(address: bigint, slot: bigint): boolean;
+  isWarmSlot(address: bigint, slot: bigint): boolean;
   putAccount(address: Address, account: Account | undefined): Promise<void>;
 }
 export interface FrameTransient {
@@ -106,7 +108,11 @@ export interface FrameInput {
   readonly analysis: CodeAnalysis;
   readonly table: GasTable;
   readonly params: GasParams;
+  /** EIP-7702 is active: calls into a delegated account also access its target. */
+  readonly delegations: boolean;
   readonly address: Address;
+  /** `address` as a word. */
+  readonly self: bigint;
   readonly caller: bigint;
   readonly origin: bigint;
   readonly callValue: bigint;
@@ -235,7 +241,7 @@ function dataSlice(data: Uint8Array, offset: bigint, length: number): Uint8Array
 
 /** Runs the frame to its end. Throws only for errors that are not EVM halts (a broken state backend). */
 export async function runFrame(f: FrameInput): Promise<FrameOutput> {
-  const { code, table, params: p, address, state, sync, journal } = f;
+  const { code, table, params: p, address, self, state, sync, journal } = f;
   const { jumpdests, pushes } = f.analysis;
   const fee = table.fee;
   const invalid = table.invalid;
@@ -298,12 +304,9 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
   const slotKey = (v: bigint): Uint8Array => word32(v);
   /** The account a stack word names (its low 160 bits). */
   const accountAt = (v: bigint): Address => new Address(word32(v & MASK_160).subarray(12));
-  /** EIP-2929 account access: warms the account, returns its price. */
-  const accessAccount = (a: Address): number => {
-    if (journal.isWarmedAddress(a.bytes)) return p.warmstoragereadGas;
-    journal.addWarmedAddress(a.bytes);
-    return p.coldaccountaccessGas;
-  };
+  /** EIP-2929 account access to the account a stack word names: warms it, returns its price. */
+  const accessAccount = (v: bigint): number =>
+    journal.warmAccount(v & MASK_160) ? p.warmstoragereadGas : p.coldaccountaccessGas;
 
   try {
     run: for (;;) {
@@ -474,12 +477,12 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
           break;
         }
         case 0x30:
-          stack[sp++] = toBigint(addressBytes);
+          stack[sp++] = self;
           break;
         case 0x31: {
           if (sp < 1) fail(ERR.STACK_UNDERFLOW);
           const a = accountAt(stack[sp - 1] as bigint);
-          charge((fee[op] as number) + accessAccount(a));
+          charge((fee[op] as number) + accessAccount(stack[sp - 1] as bigint));
           if (a.equals(address)) stack[sp - 1] = (await ownAccount()).balance;
           else stack[sp - 1] = sync !== undefined ? sync.getBalance(a) : ((await state.getAccount(a))?.balance ?? 0n);
           break;
@@ -487,19 +490,20 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
         case 0x3b: {
           if (sp < 1) fail(ERR.STACK_UNDERFLOW);
           const a = accountAt(stack[sp - 1] as bigint);
-          charge((fee[op] as number) + accessAccount(a));
+          charge((fee[op] as number) + accessAccount(stack[sp - 1] as bigint));
           const c = await state.getCode(a);
           stack[sp - 1] = BigInt(isEof(c) ? EOF_BYTES.length : c.length);
           break;
         }
         case 0x3c: {
           if (sp < 4) fail(ERR.STACK_UNDERFLOW);
-          const a = accountAt(stack[sp - 1] as bigint);
+          const word = stack[sp - 1] as bigint;
+          const a = accountAt(word);
           const memOffset = stack[sp - 2] as bigint;
           const codeOffset = stack[sp - 3] as bigint;
           const length = stack[sp - 4] as bigint;
           const m = expand(memOffset, length);
-          const access = accessAccount(a);
+          const access = accessAccount(word);
           charge((fee[op] as number) + m + access + (length === 0n ? 0 : p.copyGas * Math.ceil(Number(length) / 32)));
           sp -= 4;
           if (length !== 0n) {
@@ -512,7 +516,7 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
         case 0x3f: {
           if (sp < 1) fail(ERR.STACK_UNDERFLOW);
           const a = accountAt(stack[sp - 1] as bigint);
-          charge((fee[op] as number) + accessAccount(a));
+          charge((fee[op] as number) + accessAccount(stack[sp - 1] as bigint));
           const c = await state.getCode(a);
           if (isEof(c)) stack[sp - 1] = toBigint(f.keccak(EOF_BYTES));
           else {
@@ -656,14 +660,9 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
         }
         case 0x54: {
           if (sp < 1) fail(ERR.STACK_UNDERFLOW);
-          const key = slotKey(stack[sp - 1] as bigint);
-          let cost: number;
-          if (journal.isWarmedStorage(addressBytes, key)) cost = p.warmstoragereadGas;
-          else {
-            journal.addWarmedStorage(addressBytes, key);
-            cost = p.coldsloadGas;
-          }
-          charge((fee[op] as number) + cost);
+          const word = stack[sp - 1] as bigint;
+          charge((fee[op] as number) + (journal.warmSlot(self, word) ? p.warmstoragereadGas : p.coldsloadGas));
+          const key = slotKey(word);
           stack[sp - 1] =
             sync !== undefined
               ? sync.getStorageValue(addressBytes, key)
@@ -673,7 +672,8 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
         case 0x55: {
           if (f.isStatic) fail(ERR.STATIC_STATE_CHANGE);
           if (sp < 2) fail(ERR.STACK_UNDERFLOW);
-          const key = slotKey(stack[sp - 1] as bigint);
+          const word = stack[sp - 1] as bigint;
+          const key = slotKey(word);
           const value = stack[sp - 2] as bigint;
           let current: bigint;
           let original: bigint;
@@ -685,7 +685,7 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
             original = toBigint(await state.originalStorageCache.get(address, key));
           }
           if (gasLeft <= p.sstoreSentryEIP2200Gas) fail(ERR.OUT_OF_GAS);
-          const warm = journal.isWarmedStorage(addressBytes, key);
+          const warm = journal.isWarmSlot(self, word);
           let cost: number;
           if (current === value) cost = warm ? p.warmstoragereadGas : p.sstoreNoopEIP2200Gas;
           else if (original === current) {
@@ -715,7 +715,7 @@ export async function runFrame(f: FrameInput): Promise<FrameOutput> {
             cost = p.sstoreDirtyEIP2200Gas;
           }
           if (!warm) {
-            journal.addWarmedStorage(addressBytes, key);
+            journal.warmSlot(self, word);
             cost += p.coldsloadGas;
           }
           charge((fee[op] as number) + cost);
