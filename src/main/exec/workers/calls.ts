@@ -14,6 +14,7 @@ import { announceStart, type RemoteScopeHandle, remoteScope, type SnapshotPin } 
 import type { Executor } from '../evm/transition.js';
 import type { TraceConfig } from '../tracing/config.js';
 import { traceCallOnScope } from '../tracing/runner.js';
+import { buildPendingHere, type PendingBuildInput, type PendingBuilt } from './pendingBuild.js';
 import { snapshotScope } from './snapshotScope.js';
 
 export type CallOp = 'doCall' | 'call' | 'estimateGas' | 'createAccessList' | 'traceCall';
@@ -100,5 +101,14 @@ export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOu
   } finally {
     release?.();
     input.port.close();
+  }
+}
+
+/** --rollup.computependingblock's build (./pendingBuild.ts): off the coordinator, on this thread's snapshot. */
+export async function buildPending(input: PendingBuildInput): Promise<TaskResult<PendingBuilt>> {
+  try {
+    return ok(await buildPendingHere(input));
+  } catch (err) {
+    return fail(err);
   }
 }

@@ -24,7 +24,8 @@ const BLOCK_CACHE_BYTES = 4 * 1024 * 1024;
 
 let opened: { key: string; db: Database } | undefined;
 
-function database(paths: SnapshotPin['paths']): Database {
+/** This thread's read-only handle on the LMDB environment at `paths` (opened once, reopened for another path). */
+export function callDatabase(paths: SnapshotPin['paths']): Database {
   if (opened?.key === paths.chaindata) return opened.db;
   const previous = opened;
   opened = undefined;
@@ -59,7 +60,7 @@ export function snapshotScope(
   header: Header,
   config: ChainConfig,
 ): { scope: CallScope; release(): void } {
-  const db = database(pin.paths);
+  const db = callDatabase(pin.paths);
   // This thread's read transaction may predate the coordinator's view: renew it so the snapshot holds the pin.
   db.kv.renewReads?.();
   const view = ChainView.open(db, config);
