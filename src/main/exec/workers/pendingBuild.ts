@@ -47,6 +47,11 @@ export async function buildPendingHere(input: PendingBuildInput): Promise<Pendin
     };
   }
   opened.store.reloadHead();
-  const built = await (await opened.builder).build(input.parent, input.attrs, candidateSource(input.candidates));
-  return { block: built.block, hash: built.hash, receipts: built.receipts, diff: built.diff };
+  try {
+    const built = await (await opened.builder).build(input.parent, input.attrs, candidateSource(input.candidates));
+    return { block: built.block, hash: built.hash, receipts: built.receipts, diff: built.diff };
+  } finally {
+    // Leave no read transaction open between builds (see snapshotScope.ts's unpin).
+    db.kv.renewReads?.();
+  }
 }

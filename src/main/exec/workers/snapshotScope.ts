@@ -73,12 +73,22 @@ export function snapshotScope(
       : new TrieStateReader(view.state(), header.stateRoot);
     return {
       scope: { header, reader, getBlockHash: blockHashes(view, pin.hash, header) },
-      release: () => view.release(),
+      release: () => unpin(db, view),
     };
   } catch (err) {
-    view.release();
+    unpin(db, view);
     throw err;
   }
+}
+
+/**
+ * Ends the call's snapshot and this thread's read transaction with it: lmdb-js keeps a finished read transaction
+ * open until it is reset, and an idle worker would otherwise keep the pages of its last call's snapshot from being
+ * reused by every write after it.
+ */
+function unpin(db: Database, view: ChainView): void {
+  view.release();
+  db.kv.renewReads?.();
 }
 
 /**

@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { open } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
@@ -22,6 +23,7 @@ import { snapshotScope } from '../../../../../src/main/exec/workers/snapshotScop
 import { type Block, decodeBlock } from '../../../../../src/main/primitives/block/block.js';
 import { fromHex, toHex } from '../../../../../src/main/primitives/bytes.js';
 import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
+import { LMDB_ENV_SETTINGS } from '../../../../../src/main/protocol/db/sharedEnv.js';
 import { EXECUTION_APIS } from '../rpc/chain.js';
 
 const logger = createLogger({ level: 'silent', format: 'json' }).logger;
@@ -127,6 +129,26 @@ describe('call workers on their own LMDB snapshots', () => {
       atHead.release();
       atOlder.release();
     }
+  });
+
+  it('leaves no read transaction of its own open once the call is done', () => {
+    const paths = db.paths as NonNullable<Database['paths']>;
+    const readers = open({ path: paths.chaindata, ...LMDB_ENV_SETTINGS, readOnly: true });
+    // Reader slots holding a snapshot (a transaction id; '-' is a reset, idle slot).
+    const pinned = () =>
+      readers
+        .readerList()
+        .split('\n')
+        .filter((l) => /\s\d+\s*$/.test(l)).length;
+    const before = pinned();
+    const view = ChainView.open(db, backend.config);
+    const head = view.head();
+    view.release();
+    const { scope, release } = snapshotScope({ paths, hash: head.hash }, head.header, backend.config);
+    scope.reader.getAccount(account);
+    expect(pinned()).toBeGreaterThan(before);
+    release();
+    expect(pinned()).toBeLessThanOrEqual(before);
   });
 
   it('refuses a pin whose header does not match the stored block', () => {
