@@ -55,6 +55,7 @@ import { clientVersion, registerExecApis } from './rpc/api.js';
 import { ExecRpcBackend, type ExecRpcOptions } from './rpc/backend.js';
 import { createCallPool } from './rpc/callPool.js';
 import { FilterSystem } from './rpc/filters.js';
+import { WorkerPendingBuilder } from './rpc/pendingBuilder.js';
 import type { SendTxOptions } from './rpc/sendTx.js';
 import { InlineSenderRecovery } from './senders/inline.js';
 import { PooledSenderRecovery } from './senders/pooled.js';
@@ -310,11 +311,13 @@ export async function startExecNode(
     tracer: live,
   });
   if (opts.computePendingBlock) {
-    // A builder of its own: pending builds never share an executor with the Engine API's.
-    const pendingBuilder = await BlockBuilder.create(store, senders, {
-      logger: logger.child('pending'),
-      pool: buildPool,
-    });
+    // A builder of its own: pending builds never share an executor with the Engine API's. On LMDB with call
+    // workers the build runs there, on the worker's own snapshot; elsewhere only this thread can see the state.
+    const paths = db.engine === 'lmdb' ? db.paths : undefined;
+    const pendingBuilder =
+      callPool !== undefined && paths !== undefined
+        ? new WorkerPendingBuilder(callPool, store, paths, buildPool)
+        : await BlockBuilder.create(store, senders, { logger: logger.child('pending'), pool: buildPool });
     const pending = new PendingBlocks(
       pendingBuilder,
       txpool,

@@ -11,8 +11,17 @@
 // (eth_sendRawTransactionConditional) are checked as the snapshot is taken, so one the block would not have reached
 // can be refused for a failed condition a block sooner than with the builder on the coordinator.
 
+import type { Header } from '../../primitives/block/header.js';
+import { type ChainConfig, isOptimism } from '../../primitives/chainConfig.js';
 import type { BlockTxFilter } from '../txpool/interface.js';
-import { type BuildTx, type BuildTxSource, unfitForBlock } from './builder.js';
+import {
+  type BuildAttributes,
+  type BuildTx,
+  type BuildTxSource,
+  blockTemplate,
+  poolFilterFor,
+  unfitForBlock,
+} from './builder.js';
 
 /** A pool transaction handed to the executor thread. */
 export interface BuildCandidate {
@@ -76,4 +85,24 @@ export function candidateSource(candidates: readonly BuildCandidate[]): BuildTxS
       };
     },
   };
+}
+
+/**
+ * The candidates for a block on `parent` (header and hash) with these attributes; none when the block takes none
+ * (noTxPool, no pool), or when the parent and attributes give no header (the build then answers with the error).
+ */
+export function candidatesFor(
+  config: ChainConfig,
+  pool: BuildTxSource | undefined,
+  parent: { header: Header; hash: Uint8Array } | undefined,
+  attrs: BuildAttributes,
+): BuildCandidate[] {
+  if (pool === undefined || attrs.noTxPool || parent === undefined) return [];
+  let filter: ReturnType<typeof poolFilterFor>;
+  try {
+    filter = poolFilterFor(config, blockTemplate(config, parent.header, parent.hash, attrs));
+  } catch {
+    return [];
+  }
+  return filter === undefined ? [] : takeCandidates(pool, filter, isOptimism(config));
 }

@@ -1,15 +1,16 @@
 // --rollup.computependingblock: the `pending` block tag answered with a block computed from the transaction pool on
 // top of the head (op-geth's eth/api_backend.go hands `pending` to the miner's pending block when the flag is set,
 // and answers it as `latest` otherwise). The block is built by the same code the Engine API builds with
-// (chain/builder.ts assembleBlock, through a BlockBuilder of its own so that it never shares an executor with an
-// engine build), without deposits, and is never persisted: it lives in memory until the head or the pool changes.
+// (chain/builder.ts assembleBlock, through a builder of its own so that it never shares an executor with an engine
+// build: on a call worker over an LMDB snapshot, ../rpc/pendingBuilder.ts, or a BlockBuilder here), without
+// deposits, and is never persisted: it lives in memory until the head or the pool changes.
 // Like geth's miner (which caches its pending block for a short TTL), a pool change rebuilds it at most every
 // `minRebuildMs`; a new head always does.
 import type { Logger } from '../../common/logger/index.js';
 import type { Block } from '../../primitives/block/block.js';
 import type { Receipt } from '../../primitives/receipt/receipt.js';
 import type { StateDiff } from '../state/interface.js';
-import type { BlockBuilder, BuildAttributes } from './builder.js';
+import type { BuildAttributes } from './builder.js';
 import type { ChainView, HeaderRef } from './chainView.js';
 import { equalBytes } from './chainView.js';
 
@@ -20,6 +21,17 @@ export interface PendingBlock {
   readonly receipts: readonly Receipt[];
   readonly parentHash: Uint8Array;
   readonly diff: StateDiff;
+}
+
+/**
+ * What builds a pending block on a stored parent: a BlockBuilder on this thread, or the call workers
+ * (../rpc/pendingBuilder.ts) so that the build does not stop the coordinator.
+ */
+export interface PendingBuilder {
+  build(
+    parentHash: Uint8Array,
+    attrs: BuildAttributes,
+  ): Promise<{ block: Block; hash: Uint8Array; receipts: readonly Receipt[]; diff: StateDiff }>;
 }
 
 /** What computes pending blocks (the backend asks it for requests that name `pending`). */
@@ -79,7 +91,7 @@ export class PendingBlocks implements PendingBlockSource {
   readonly #now: () => number;
 
   constructor(
-    private readonly builder: BlockBuilder,
+    private readonly builder: PendingBuilder,
     pool: PendingPool,
     private readonly opts: PendingBlocksOptions,
     private readonly logger?: Logger,

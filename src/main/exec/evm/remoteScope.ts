@@ -1,12 +1,11 @@
-// A call's scope (header, state, block hashes) seen from a call worker thread. The state stays on the coordinator:
-// the worker asks for each account, slot, code and block hash it misses over a MessagePort and blocks on a shared
-// flag until the answer is posted (StateReader is synchronous, as execution needs it). Why a proxy and not LMDB
-// read snapshots opened in the worker: `tern-exec --dev` without --datadir runs on an in-memory store no other thread
-// can see, and a pending block's state lives only in the coordinator's view. Answers are map or LMDB lookups on the
-// coordinator (microseconds) and every answer is cached for the rest of the call. Measured (bench/calls.ts): a view
-// reading 5,000 distinct slots runs as fast on a worker as inline, so the round trip costs next to nothing beside
-// the EVM work that leaves the coordinator. The coordinator half (`serveScope`) answers from the scope the call was handed, inside the read view
-// that keeps its snapshot alive until the worker is done.
+// A call's scope (header, state, block hashes) seen from a call worker thread when only the coordinator can see the
+// state: `tern-exec --dev` without --datadir runs on an in-memory store no other thread can see, and a computed
+// pending block's state lives only in the coordinator's view. (On LMDB the worker reads the resolved block from a
+// snapshot of its own, ../workers/snapshotScope.ts, and never waits for the coordinator's event loop.) The worker asks
+// for each account, slot, code and block hash it misses over a MessagePort and blocks on a shared flag until the
+// answer is posted (StateReader is synchronous, as execution needs it); every answer is cached for the rest of the
+// call. The coordinator half (`serveScope`) answers from the scope the call was handed, inside the read view that
+// keeps its snapshot alive until the worker is done.
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { TernError } from '../../common/errors.js';
 import type { Header } from '../../primitives/block/header.js';
@@ -29,6 +28,16 @@ export interface RemoteScopeHandle {
   readonly port: MessagePort;
   /** An Int32Array(1) over a SharedArrayBuffer: 0 while waiting, 1 once an answer is posted. */
   readonly flag: Int32Array;
+}
+
+/**
+ * The block a call runs on as the coordinator resolved it, for a worker that reads it from an LMDB snapshot of its
+ * own (../workers/snapshotScope.ts): where the database is (the LMDB environment, the ancient store) and the block's
+ * hash; its header (number, state root) travels beside it.
+ */
+export interface SnapshotPin {
+  readonly paths: { readonly chaindata: string; readonly ancientChain: string };
+  readonly hash: Uint8Array;
 }
 
 /** How long the worker waits for one answer before giving up (the coordinator is gone or wedged). */

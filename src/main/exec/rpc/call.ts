@@ -1,10 +1,12 @@
 // eth_call, eth_estimateGas and eth_createAccessList as JSON-RPC sees them: the block the request names, read through
 // one chain view, handed to the call executor (../evm/call.ts) as the header, the state after it and the chain's
 // block hashes; eth_createAccessList's fee defaults from the gas price oracle. The answers keep geth's words.
-// With a call pool (../workers/calls.ts) the executor runs on a worker thread, several calls at once, while
-// this thread answers the worker's state reads from the same view (../evm/remoteScope.ts) and stays free for the
-// Engine API; a call still running past --rpc.evmtimeout (plus a grace) has its thread terminated. Without a pool
-// (it could not start, or tests of the inline twin) the calls run here one after another.
+// With a call pool (../workers/calls.ts) the executor runs on a worker thread, several calls at once: this thread
+// resolves the block and the worker reads that block's state from its own LMDB snapshot (../workers/snapshotScope.ts),
+// so no read waits for this thread, which stays free for the Engine API; where only this thread can see the state
+// (the in-memory store, a computed pending block) it answers the worker's reads from its view
+// (../evm/remoteScope.ts). A call still running past --rpc.evmtimeout (plus a grace) has its thread terminated.
+// Without a pool (it could not start, or tests of the inline twin) the calls run here one after another.
 import { MessageChannel } from 'node:worker_threads';
 import { formatDuration } from '../../common/duration.js';
 import type { Logger } from '../../common/logger/index.js';
@@ -13,11 +15,12 @@ import type { TaskMapOf, WorkerPool } from '../../pool/interface.js';
 import { blobBaseFee } from '../../primitives/block/fees.js';
 import { blobParamsAt, type ChainConfig } from '../../primitives/chainConfig.js';
 import { RpcError, serverError } from '../../protocol/jsonrpc/errors.js';
-import type { ChainView, HeaderRef } from '../chain/chainView.js';
+import { type ChainView, equalBytes, type HeaderRef } from '../chain/chainView.js';
 import { stateAt } from '../chain/stateAt.js';
+import type { Database } from '../db/open.js';
 import { type AccessListResult, CallExecutor, type CallOutcome, type CallScope } from '../evm/call.js';
 import type { CallArgs } from '../evm/callMessage.js';
-import { serveScope } from '../evm/remoteScope.js';
+import { type SnapshotPin, serveScope } from '../evm/remoteScope.js';
 import type { TraceConfig } from '../tracing/config.js';
 import type * as callTasks from '../workers/calls.js';
 import type { CallOp, RunCallOutput } from '../workers/calls.js';
@@ -32,6 +35,8 @@ export interface CallBackend {
   readonly evmTimeoutMs: number;
   readonly oracle: GasPriceOracle;
   readonly logger: Logger;
+  /** The database: a call worker opens an LMDB one itself (paths), nothing else can cross threads. */
+  readonly db: Pick<Database, 'engine' | 'paths'>;
   read<T>(fn: (view: ChainView) => T | Promise<T>, pending?: boolean): Promise<T>;
 }
 
@@ -39,6 +44,9 @@ export interface CallBackend {
 function callScope(view: ChainView, ref: HeaderRef): CallScope {
   return { header: ref.header, reader: stateAt(view, ref), getBlockHash: (n) => view.canonicalHash(n) };
 }
+
+/** What a worker reads a call's state from: this thread's scope over the port, or its own snapshot of a block. */
+type CallSite = { readonly scope: CallScope } | { readonly header: CallScope['header']; readonly pin: SnapshotPin };
 
 /** The call workers' tasks and their pool. */
 export type CallTasks = TaskMapOf<typeof callTasks>;
@@ -75,12 +83,34 @@ export class CallRunner {
         }, isPending(sel)),
       );
     }
-    const out = await this.backend.read(async (view) => {
-      const scope = callScope(view, stateBlockRef(view, sel));
-      return this.#remote(pool, op, scope, args(scope, view));
+    // A call the worker reads itself leaves the view (and its snapshot) behind before it runs; a proxied one runs
+    // inside the view that serves its reads.
+    type Resolved = { out: RunCallOutput } | { header: HeaderRef['header']; pin: SnapshotPin; callArgs: CallArgs };
+    const resolved = await this.backend.read<Resolved>(async (view) => {
+      const ref = stateBlockRef(view, sel);
+      const scope = callScope(view, ref);
+      const callArgs = args(scope, view);
+      const pin = this.pinOf(view, ref);
+      if (pin === undefined) return { out: await this.#remote(pool, op, { scope }, callArgs) };
+      return { header: ref.header, pin, callArgs };
     }, isPending(sel));
+    const out =
+      'out' in resolved
+        ? resolved.out
+        : await this.#remote(pool, op, { header: resolved.header, pin: resolved.pin }, resolved.callArgs);
     if ('rpcError' in out) throw RpcError.fromObject(out.rpcError);
     return out.value as T;
+  }
+
+  /**
+   * Where a call worker reads block `ref` of `view` itself: the LMDB database by its paths, the block by its hash.
+   * Undefined for the in-memory store and for the computed pending block: only this thread sees those.
+   */
+  pinOf(view: ChainView, ref: HeaderRef): SnapshotPin | undefined {
+    const paths = this.backend.db.paths;
+    if (this.backend.db.engine !== 'lmdb' || paths === undefined) return undefined;
+    if (view.pending !== undefined && equalBytes(view.pending.ref.hash, ref.hash)) return undefined;
+    return { paths: { chaindata: paths.chaindata, ancientChain: paths.ancientChain }, hash: ref.hash };
   }
 
   #inline(op: CallOp, scope: CallScope, args: CallArgs): Promise<unknown> {
@@ -109,20 +139,24 @@ export class CallRunner {
     return this.#pool !== undefined;
   }
 
-  /** debug_traceCall on a call worker, on `scope` (the tracer's timeout bounds it); only when pooled(). */
-  async traceCall(scope: CallScope, args: CallArgs, trace: TraceConfig): Promise<unknown> {
+  /**
+   * debug_traceCall on a call worker, on `scope` (the tracer's timeout bounds it), read from the worker's own
+   * snapshot when `pin` says where; only when pooled().
+   */
+  async traceCall(scope: CallScope, args: CallArgs, trace: TraceConfig, pin?: SnapshotPin): Promise<unknown> {
     const pool = this.#pool;
     if (pool === undefined) throw serverError('no call workers');
-    const out = await this.#remote(pool, 'traceCall', scope, args, trace);
+    const site: CallSite = pin === undefined ? { scope } : { header: scope.header, pin };
+    const out = await this.#remote(pool, 'traceCall', site, args, trace);
     if ('rpcError' in out) throw RpcError.fromObject(out.rpcError);
     return out.value;
   }
 
-  /** One call on a worker, its state reads answered from `scope` while it runs. */
+  /** One call on a worker: its reads from the worker's own snapshot (pin) or answered from `scope` while it runs. */
   async #remote(
     pool: CallPool,
     op: CallOp,
-    scope: CallScope,
+    site: CallSite,
     args: CallArgs,
     trace?: TraceConfig,
   ): Promise<RunCallOutput> {
@@ -132,9 +166,13 @@ export class CallRunner {
     this.#inflight.add(abort);
     const timeoutMs = trace === undefined ? this.backend.evmTimeoutMs : trace.timeoutMs;
     let killTimer: NodeJS.Timeout | undefined;
-    serveScope(scope, port1, flag, () => {
+    const onStart = () => {
       if (timeoutMs > 0) killTimer = setTimeout(() => abort.abort(), timeoutMs + CALL_KILL_GRACE_MS);
-    });
+    };
+    if ('scope' in site) serveScope(site.scope, port1, flag, onStart);
+    else port1.on('message', (req: { k?: unknown }) => req.k === 'start' && onStart());
+    const header = 'scope' in site ? site.scope.header : site.header;
+    const pin = 'pin' in site ? site.pin : undefined;
     try {
       const result = await pool.runResult(
         'runCall',
@@ -144,7 +182,8 @@ export class CallRunner {
           limits: { gasCap: this.backend.gasCap, evmTimeoutMs: timeoutMs },
           args,
           trace,
-          header: scope.header,
+          header,
+          pin,
           port: port2,
           flag,
         },

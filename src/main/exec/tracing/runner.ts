@@ -18,6 +18,7 @@ import type { CallScope } from '../evm/call.js';
 import { type CallArgs, callDefaults, messageTransaction, toMessage } from '../evm/callMessage.js';
 import type { TxHooks } from '../evm/context.js';
 import { blockEnv, createExecutor } from '../evm/executor.js';
+import type { SnapshotPin } from '../evm/remoteScope.js';
 import { applyTransaction, type Executor } from '../evm/transition.js';
 import { ResultBudget, type TracerBase } from './base.js';
 import type { TraceConfig } from './config.js';
@@ -40,7 +41,9 @@ export interface TraceBackend {
 /** Traced calls run elsewhere: `pooled()` says whether they can be. */
 export interface RemoteTraceCalls {
   pooled(): boolean;
-  traceCall(scope: CallScope, args: CallArgs, cfg: TraceConfig): Promise<unknown>;
+  /** Where a call worker reads block `ref` from its own snapshot; undefined when only this thread sees it. */
+  pinOf(view: ChainView, ref: HeaderRef): SnapshotPin | undefined;
+  traceCall(scope: CallScope, args: CallArgs, cfg: TraceConfig, pin?: SnapshotPin): Promise<unknown>;
 }
 
 /** One entry of debug_traceBlock*: geth's txTraceResult. */
@@ -209,7 +212,10 @@ export class TraceRunner {
     };
     const remote = this.backend.calls;
     if (remote?.pooled() === true) {
-      return this.backend.read((view) => remote.traceCall(scopeOf(view), args, cfg));
+      // The worker reads the block's state from its own snapshot when it can (pinOf), else from this view.
+      return this.backend.read((view) =>
+        remote.traceCall(scopeOf(view), args, cfg, remote.pinOf(view, traceCallBlock(view, sel))),
+      );
     }
     return this.#exclusive((executor) =>
       this.backend.read((view) => traceCallOnScope(executor, config, gasCap, scopeOf(view), args, cfg)),

@@ -1,17 +1,21 @@
 // Call-worker task module: eth_call, eth_estimateGas, eth_createAccessList (and GraphQL's call) run here, off the
-// coordinator, on the state the coordinator serves over the task's MessagePort (../evm/remoteScope.ts).
+// coordinator, on the pinned block's state read from this thread's own LMDB snapshot (./snapshotScope.ts), or on
+// the state the coordinator serves over the task's MessagePort where only it can see the state
+// (../evm/remoteScope.ts). The port also tells the coordinator when the call starts (its hard deadline).
 // Each thread keeps one CallExecutor (its EVM set up once) and runs one call at a time; the pool runs several.
 
 import { fail, ok, type TaskResult } from '../../../workers/task.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import { isRpcErrorLike, type RpcErrorObject } from '../../protocol/jsonrpc/errors.js';
-import { CallExecutor, type CallLimits } from '../evm/call.js';
+import { CallExecutor, type CallLimits, type CallScope } from '../evm/call.js';
 import type { CallArgs } from '../evm/callMessage.js';
 import { createExecutor } from '../evm/executor.js';
-import { announceStart, type RemoteScopeHandle, remoteScope } from '../evm/remoteScope.js';
+import { announceStart, type RemoteScopeHandle, remoteScope, type SnapshotPin } from '../evm/remoteScope.js';
 import type { Executor } from '../evm/transition.js';
 import type { TraceConfig } from '../tracing/config.js';
 import { traceCallOnScope } from '../tracing/runner.js';
+import { buildPendingHere, type PendingBuildInput, type PendingBuilt } from './pendingBuild.js';
+import { snapshotScope } from './snapshotScope.js';
 
 export type CallOp = 'doCall' | 'call' | 'estimateGas' | 'createAccessList' | 'traceCall';
 
@@ -22,6 +26,8 @@ export interface RunCallInput extends RemoteScopeHandle {
   readonly args: CallArgs;
   /** debug_traceCall's trace config (op traceCall). */
   readonly trace?: TraceConfig | undefined;
+  /** The block to read from this thread's own snapshot; absent, the coordinator answers the reads over the port. */
+  readonly pin?: SnapshotPin | undefined;
 }
 
 /** The executor's answer, or the JSON-RPC error it raised (an RpcError does not survive the thread hop as a class). */
@@ -42,6 +48,7 @@ function traceExecutor(config: ChainConfig): Promise<Executor> {
 }
 
 export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOutput>> {
+  let release: (() => void) | undefined;
   try {
     announceStart(input);
     limits.gasCap = input.limits.gasCap;
@@ -51,7 +58,13 @@ export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOu
       executor = new CallExecutor(input.config, limits);
       executors.set(input.config.chainId, executor);
     }
-    const scope = remoteScope(input);
+    let scope: CallScope;
+    if (input.pin === undefined) scope = remoteScope(input);
+    else {
+      const local = snapshotScope(input.pin, input.header, input.config);
+      scope = local.scope;
+      release = local.release;
+    }
     if (input.op === 'traceCall') {
       const trace = input.trace;
       if (trace === undefined) return fail(new Error('traceCall without a trace config'));
@@ -86,6 +99,16 @@ export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOu
     }
     return fail(err);
   } finally {
+    release?.();
     input.port.close();
+  }
+}
+
+/** --rollup.computependingblock's build (./pendingBuild.ts): off the coordinator, on this thread's snapshot. */
+export async function buildPending(input: PendingBuildInput): Promise<TaskResult<PendingBuilt>> {
+  try {
+    return ok(await buildPendingHere(input));
+  } catch (err) {
+    return fail(err);
   }
 }

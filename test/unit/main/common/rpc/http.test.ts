@@ -107,6 +107,17 @@ describe('HTTP transport', () => {
     ).toBeUndefined();
   });
 
+  it('compresses small answers here and large ones on the thread pool, both to the same bytes', async () => {
+    const { url } = await start();
+    for (const size of [10, 600, 70_000, 300_000]) {
+      const res = await postJson(url, `{"jsonrpc":"2.0","id":2,"method":"test_big","params":[${size}]}`, {
+        'accept-encoding': 'gzip',
+      });
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(res.body).toString()).toBe(`{"jsonrpc":"2.0","id":2,"result":"${'x'.repeat(size)}"}`);
+    }
+  });
+
   it('answers slow requests -32002 after the request timeout', async () => {
     const { url } = await start({ requestTimeoutMs: 50 });
     const res = await postJson(url, '{"jsonrpc":"2.0","id":9,"method":"test_wait"}');
