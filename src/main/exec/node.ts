@@ -21,7 +21,7 @@ import { ExternalSigner } from './accounts/external/signer.js';
 import { discoverHardwareWallets } from './accounts/hardware/discovery.js';
 import type { AccountManager } from './accounts/manager.js';
 import { BlockBuilder, type BuildTxSource } from './chain/builder.js';
-import { ChainStore } from './chain/chainStore.js';
+import { ChainStore, recoverHead } from './chain/chainStore.js';
 import { exitWhenSynced } from './chain/exitWhenSynced.js';
 import { headEvents } from './chain/headEvents.js';
 import { BlockImporter } from './chain/importer.js';
@@ -181,6 +181,7 @@ export async function startExecNode(
   let head: ReturnType<ChainStore['head']>;
   try {
     store.config();
+    await recoverHead(store, logger);
     head = store.head();
   } catch (err) {
     if (err instanceof TernError && err.code === 'CHAIN_NOT_INITIALISED') {

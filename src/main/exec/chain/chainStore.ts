@@ -6,9 +6,18 @@
 // latest `reorgHistory` blocks), each side block its forward changes; setHead unwinds the canonical blocks down
 // to the common ancestor and applies the new branch, one atomic batch per block, so a crash leaves a consistent
 // database whose head is some block on the way (the consensus client repeats its forkchoice update).
+//
+// Deferred trie nodes (commitBlock with `deferNodes`, the Engine API's forkchoiceUpdated to a held block): the head
+// batch holds the flat state, reverse changes, code, canonical index and head; the block's new trie nodes follow in
+// a second batch, started once the first has committed, while the consensus client's answer is already on its way
+// and the next payload executes. That batch also moves the last-persisted marker (chain.writeLastPersisted) to the
+// block, so "head ≠ last persisted" means "the head's trie nodes are not in the database yet": true only for the
+// one node write in flight (the next commit waits for it), or after a crash that hit it, which
+// recoverUnpersistedHead() repairs at start-up by unwinding the head to the last persisted block.
 
 import type { WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
+import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
 import { type Block, decodeBlock, encodeBody } from '../../primitives/block/block.js';
 import { decodeHeader, encodeHeader, type Header, headerHash } from '../../primitives/block/header.js';
@@ -22,7 +31,7 @@ import { eachNode } from '../../primitives/trie/packedNodes.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
 import * as chain from '../db/chain.js';
 import type { Database } from '../db/open.js';
-import { writeCode, writeTrieNode } from '../db/state.js';
+import { readTrieNode, writeCode, writeTrieNode } from '../db/state.js';
 import type { StateDiff } from '../state/interface.js';
 import { DbStateReader, writeStateDiff } from '../state/stateStore.js';
 import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFromReverse } from './changeset.js';
@@ -58,6 +67,16 @@ export interface ChainStoreOptions {
 }
 
 export const chainStoreDefaults = { reorgHistory: 1024 } as const;
+
+/**
+ * True when the reader's head block has its trie nodes still on their way to the database (deferred node write in
+ * flight, ChainStore.commitBlock): a trie walk from the head's state root may then miss nodes for a moment.
+ */
+export function headTriePending(r: chain.ChainReader): boolean {
+  const head = chain.readHeadBlockHash(r);
+  const persisted = chain.readLastPersisted(r);
+  return head !== undefined && persisted !== undefined && !equalBytes(head, persisted.hash);
+}
 
 /** What setHead did. */
 export interface HeadChange {
@@ -148,10 +167,44 @@ export function deleteSideBlock(b: WriteBatch, number: number, hash: Uint8Array)
   chain.deleteReverseChanges(b, number, hash);
 }
 
+/**
+ * Start-up repair of a head whose trie nodes a crash kept from the database (ChainStore.recoverUnpersistedHead), with
+ * one log line when it did anything; the consensus client sends the unwound blocks again.
+ */
+export async function recoverHead(store: ChainStore, logger: Logger): Promise<void> {
+  const unwound = await store.recoverUnpersistedHead();
+  if (unwound.length === 0) return;
+  const head = store.head();
+  logger.warn('Head trie nodes were not written before the last shutdown; rolled the state back', {
+    unwound: unwound.map(String).join(','),
+    head: head.number,
+    hash: hex(head.hash),
+  });
+}
+
+/**
+ * Resolves once the database's head has its trie nodes (no deferred node write in flight, as another thread sees
+ * it); DB_TIMEOUT after `timeoutMs`, which only a stuck or failed write reaches.
+ */
+export async function headTrieWritten(db: Database, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    db.kv.renewReads?.();
+    if (!headTriePending(db)) return;
+    if (performance.now() > deadline)
+      throw new TernError('DB_TIMEOUT', `the head's trie nodes were not written within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 export class ChainStore {
   private cachedHead: ChainHead | undefined;
   private cachedConfig: ChainConfig | undefined;
   private readonly reorgHistory: number;
+  /** The deferred trie-node write of the head, until it has committed (commitBlock with `deferNodes`). */
+  #nodeWrite: Promise<void> | undefined;
+  /** Its failure, reported once by the next nodesWritten(). */
+  #nodeWriteError: unknown;
   /** The preimage recorder (--vmdebug, --cache.preimages); the importer and builder hash KECCAK256 through it. */
   readonly preimages: PreimageRecorder | undefined;
 
@@ -327,26 +380,31 @@ export class ChainStore {
     chain.deleteForwardChanges(b, Number(old), hash);
   }
 
-  private writeHead(b: WriteBatch, number: bigint, hash: Uint8Array): void {
+  /** The head markers; `persisted` false leaves the last-persisted marker behind (its trie nodes follow). */
+  private writeHead(b: WriteBatch, number: bigint, hash: Uint8Array, persisted = true): void {
     chain.writeHeadBlockHash(b, hash);
     chain.writeHeadHeaderHash(b, hash);
-    chain.writeLastPersisted(b, Number(number), hash);
+    if (persisted) chain.writeLastPersisted(b, Number(number), hash);
   }
 
   /** Code and trie nodes of a block's commitment (content-addressed: safe to write for side blocks too). */
-  private writeCodeAndNodes(b: WriteBatch, c: BlockCommit): void {
+  private writeCodeAndNodes(b: WriteBatch, c: BlockCommit, nodes = true): void {
     for (const [hashHex, code] of c.diff.codes)
       writeCode(b, Uint8Array.from(Buffer.from(hashHex.slice(2), 'hex')), code);
     // No copies here: every WriteBatch copies what it is given.
-    for (const [hash, rlp] of eachNode(c.newNodes)) writeTrieNode(b, hash, rlp);
+    if (nodes) for (const [hash, rlp] of eachNode(c.newNodes)) writeTrieNode(b, hash, rlp);
     this.preimages?.write(b, c.diff);
   }
 
   /**
    * Persists an imported block that extends the head, its receipts and state changes (with their reverse, for
-   * reorgs), and moves the head to it: one atomic batch.
+   * reorgs), and moves the head to it: one atomic batch. With `deferNodes` the block's trie nodes (and the
+   * last-persisted marker) go in a second batch that this call starts but does not wait for (see the file comment);
+   * nodesWritten() waits for it, and every later commit does first.
    */
-  async commitBlock(c: BlockCommit): Promise<void> {
+  async commitBlock(c: BlockCommit, opts: { deferNodes?: boolean } = {}): Promise<void> {
+    await this.nodesWritten();
+    const defer = opts.deferNodes === true;
     const head = this.head();
     if (Buffer.compare(c.block.header.parentHash, head.hash) !== 0)
       throw new TernError(
@@ -357,14 +415,79 @@ export class ChainStore {
     const n = Number(c.block.header.number);
     const reverse = applyChanges(b, this.db.kv, changesFromDiff(c.diff, c.storageRoots));
     chain.writeReverseChanges(b, n, c.hash, encodeChanges(reverse));
-    this.writeCodeAndNodes(b, c);
+    this.writeCodeAndNodes(b, c, !defer);
     if (c.dataStored === true) this.writeCanonical(b, c.block, c.hash);
     else this.writeBlock(b, c.block, c.hash, c.receipts, c.encodedReceipts);
-    this.writeHead(b, c.block.header.number, c.hash);
+    this.writeHead(b, c.block.header.number, c.hash, !defer);
     this.pruneChanges(b, c.block.header.number);
     await b.commit();
     this.cachedHead = { number: c.block.header.number, hash: c.hash, header: c.block.header };
+    // Started after the head batch has committed (a later event turn, so lmdb-js does not fold the two into one
+    // transaction); LMDB's single writer lands it before any later write.
+    if (defer) this.#nodeWrite = this.writeNodes(n, c);
     headEvents(this.db).emit(this.cachedHead);
+  }
+
+  /** The deferred node batch of block `n`; a failure is kept for nodesWritten(). */
+  private writeNodes(n: number, c: BlockCommit): Promise<void> {
+    const b = this.db.kv.batch();
+    for (const [hash, rlp] of eachNode(c.newNodes)) writeTrieNode(b, hash, rlp);
+    chain.writeLastPersisted(b, n, c.hash);
+    return b.commit().then(
+      () => {
+        this.#nodeWrite = undefined;
+      },
+      (err: unknown) => {
+        this.#nodeWrite = undefined;
+        this.#nodeWriteError ??= err;
+      },
+    );
+  }
+
+  /** Settles when no deferred trie-node write is in flight (never rejects: nodesWritten() reports a failure). */
+  nodeWriteLanded(): Promise<void> {
+    return this.#nodeWrite ?? Promise.resolve();
+  }
+
+  /**
+   * Waits for the head's deferred trie-node write (commitBlock with `deferNodes`), if one is in flight; throws its
+   * error once if it failed (the database then holds a head without its nodes until the next start repairs it).
+   */
+  async nodesWritten(): Promise<void> {
+    if (this.#nodeWrite !== undefined) await this.#nodeWrite;
+    const err = this.#nodeWriteError;
+    if (err !== undefined) {
+      this.#nodeWriteError = undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Start-up repair after a crash during a deferred node write: while the head is past the last persisted block
+   * (its trie nodes never landed), unwinds it with its reverse changes, keeping the block's data but no state (a
+   * later newPayload executes it again). Returns the unwound blocks' numbers (none for a consistent database).
+   */
+  async recoverUnpersistedHead(): Promise<bigint[]> {
+    const unwound: bigint[] = [];
+    for (;;) {
+      const persisted = chain.readLastPersisted(this.db);
+      const head = this.head();
+      if (persisted === undefined || equalBytes(persisted.hash, head.hash)) return unwound;
+      if (BigInt(persisted.number) >= head.number) {
+        // Not below the head: no unwinding reaches it. The head's own nodes decide.
+        if (readTrieNode(this.db.kv, head.header.stateRoot) === undefined && head.number > 0n)
+          throw new TernError(
+            'DB_CORRUPT',
+            `head block ${head.number} has no state trie and the last persisted block ${persisted.number} is not below it`,
+          );
+        const b = this.db.kv.batch();
+        this.writeHead(b, head.number, head.hash);
+        await b.commit();
+        return unwound;
+      }
+      await this.unwindHead({ keepState: false });
+      unwound.push(head.number);
+    }
   }
 
   /**
@@ -441,6 +564,7 @@ export class ChainStore {
    * changes left, BLOCK_NO_STATE when a branch block was never executed here.
    */
   async setHead(target: Uint8Array): Promise<HeadChange> {
+    await this.nodesWritten();
     const change: HeadChange = { unwound: 0, applied: 0 };
     if (Buffer.compare(target, this.head().hash) === 0) return change;
     const branch: Array<{ header: Header; hash: Uint8Array }> = [];
@@ -481,15 +605,19 @@ export class ChainStore {
     return change;
   }
 
-  /** Takes the head block off the canonical chain and moves the flat state back to its parent: one batch. */
-  private async unwindHead(): Promise<void> {
+  /**
+   * Takes the head block off the canonical chain and moves the flat state back to its parent: one batch. The block
+   * keeps its forward changes (stays executable by setHead) unless `keepState` is false (its trie nodes are lost).
+   */
+  private async unwindHead(opts: { keepState?: boolean } = {}): Promise<void> {
     const head = this.head();
     const n = Number(head.number);
     const rawReverse = chain.readReverseChanges(this.db, n, head.hash);
     if (rawReverse === undefined) throw new TernError('REORG_TOO_DEEP', `block ${n} has no reverse state changes`);
     const reverse = decodeChanges(rawReverse);
     const b = this.db.kv.batch();
-    if (chain.readForwardChanges(this.db, n, head.hash) === undefined)
+    if (opts.keepState === false) chain.deleteForwardChanges(b, n, head.hash);
+    else if (chain.readForwardChanges(this.db, n, head.hash) === undefined)
       chain.writeForwardChanges(b, n, head.hash, encodeChanges(forwardFromReverse(reverse, this.db.kv)));
     applyChanges(b, this.db.kv, reverse);
     chain.deleteReverseChanges(b, n, head.hash);

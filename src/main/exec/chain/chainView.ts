@@ -12,7 +12,7 @@ import { asList, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import * as chain from '../db/chain.js';
 import type { Database } from '../db/open.js';
 import { DbStateReader } from '../state/stateStore.js';
-import { readBlock, readHeader, readReceipts } from './chainStore.js';
+import { headTriePending, readBlock, readHeader, readReceipts } from './chainStore.js';
 import type { PendingBlock } from './pending.js';
 
 /** A header together with its hash (the hash is what the database keys it by; no re-hashing needed). */
@@ -35,6 +35,11 @@ export class ChainView {
     readonly config: ChainConfig,
     private readonly onRelease: () => void = () => {},
   ) {}
+
+  /** True when this view's head has its trie nodes still on their way (ChainStore.commitBlock's `deferNodes`). */
+  headTriePending(): boolean {
+    return headTriePending(this.reader);
+  }
 
   /** Opens a view over a snapshot of `db`; release it when the request is done. */
   static open(db: Database, config: ChainConfig): ChainView {

@@ -14,6 +14,9 @@
 // insertBlock would have, and so does a timer when nothing comes. Like op-geth, whose newPayload keeps the new
 // state in memory, a VALID block may be lost by a crash before its forkchoiceUpdated: the database then holds its
 // parent as the head, consistent, and the consensus client sends the block again.
+// The held block's trie nodes stay in the hasher's layer (commit with `keep`) and its setHead commits them after
+// the head (ChainStore.commitBlock with `deferNodes`): the next payload executes, and is hashed over that layer,
+// while LMDB writes them; the layer is released once they are in the database.
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Block, transactionsRoot, unclesHash, withdrawalsRoot } from '../../primitives/block/block.js';
@@ -152,7 +155,7 @@ export class BlockImporter {
   /** Hashes of the queued blocks by number (BLOCKHASH before the canonical index has them). */
   private readonly pendingHashes = new Map<bigint, Uint8Array>();
   /** The held block (insertBlock with `defer`) and the timer that writes it when no setHead comes. */
-  private held: { done: ExecutedBlock; timer: ReturnType<typeof setTimeout> } | undefined;
+  private held: { done: ExecutedBlock & { commitment: TrieCommit }; timer: ReturnType<typeof setTimeout> } | undefined;
   /** The side write of the last held block flushed, until it is done (its error goes to writeError). */
   private heldWrite: Promise<void> | undefined;
 
@@ -349,7 +352,7 @@ export class BlockImporter {
     if (this.verifying === prior) this.verifying = undefined;
   }
 
-  private releaseLayer(c: TrieCommit): void {
+  private releaseLayer(c: { layer?: number | undefined }): void {
     if (c.layer !== undefined) this.hasher.release(c.layer);
   }
 
@@ -383,9 +386,12 @@ export class BlockImporter {
   /**
    * Waits until every queued block is checked and written. Throws the first error (a wrong state root of a pipelined
    * block, a failed write), once (the queue is then dropped and the importer starts over from the database's head).
+   * Also waits for the head's deferred trie nodes (ChainStore.nodesWritten) unless `nodes` is false: only work on a
+   * child of the head, which the hasher's layer serves, may go on while they are written.
    */
-  async settle(): Promise<void> {
+  async settle(opts: { nodes?: boolean } = {}): Promise<void> {
     await this.flushHeld();
+    if (opts.nodes !== false) await this.store.nodesWritten();
     const queued = this.queue;
     if (queued !== undefined) {
       try {
@@ -417,10 +423,11 @@ export class BlockImporter {
     const header = block.header;
     const hash = headerHash(header);
     const timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 };
-    await this.settle();
+    await this.settle({ nodes: !equal(header.parentHash, this.store.head().hash) });
     if (this.store.hasState(hash)) return this.result(block, hash, 'known', timings);
-    const done = await this.executeOnParent(block, hash, timings, opts.senders);
-    if (opts.defer === true && equal(header.parentHash, this.store.head().hash)) {
+    const hold = opts.defer === true && equal(header.parentHash, this.store.head().hash);
+    const done = await this.executeOnParent(block, hash, timings, opts.senders, hold);
+    if (hold) {
       // The block itself is durable before the answer (as op-geth writes it at newPayload); its state waits.
       const t = performance.now();
       await this.store.commitBlockData(block, hash, done.receipts, done.encodedReceipts);
@@ -440,10 +447,10 @@ export class BlockImporter {
 
   /**
    * Makes a stored block the head (ChainStore.setHead). The held block, when it is the target and still a child of
-   * the head, is written as the head in one batch instead; any other target first stores the held block beside the
-   * chain.
+   * the head, is written as the head in one batch instead (its trie nodes right after, unless `deferNodes` is false:
+   * ./trieNodeWrites.ts); any other target first stores the held block beside the chain.
    */
-  async setHead(hash: Uint8Array): Promise<HeadChange> {
+  async setHead(hash: Uint8Array, opts: { deferNodes?: boolean } = {}): Promise<HeadChange> {
     const held = this.held;
     if (
       held !== undefined &&
@@ -454,17 +461,25 @@ export class BlockImporter {
       this.held = undefined;
       clearTimeout(held.timer);
       const { done } = held;
-      await this.persist(() =>
-        this.store.commitBlock({
-          block: done.block,
-          hash: done.hash,
-          receipts: done.receipts,
-          diff: done.diff,
-          storageRoots: done.commitment.storageRoots,
-          newNodes: done.commitment.newNodes,
-          dataStored: true,
-        }),
-      );
+      try {
+        await this.persist(() =>
+          this.store.commitBlock(
+            {
+              block: done.block,
+              hash: done.hash,
+              receipts: done.receipts,
+              diff: done.diff,
+              storageRoots: done.commitment.storageRoots,
+              newNodes: done.commitment.newNodes,
+              dataStored: true,
+            },
+            { deferNodes: opts.deferNodes !== false },
+          ),
+        );
+      } finally {
+        // The hasher serves the block's nodes until they are in the database (or the write failed).
+        void this.store.nodeWriteLanded().then(() => this.releaseLayer(done.commitment));
+      }
       return { unwound: 0, applied: 1 };
     }
     await this.settle();
@@ -479,9 +494,11 @@ export class BlockImporter {
       clearTimeout(held.timer);
       const before = this.heldWrite ?? Promise.resolve();
       this.heldWrite = before.then(() =>
-        this.persist(() => this.persistSide(held.done)).catch((err: unknown) => {
-          this.writeError ??= err;
-        }),
+        this.persist(() => this.persistSide(held.done))
+          .catch((err: unknown) => {
+            this.writeError ??= err;
+          })
+          .finally(() => this.releaseLayer(held.done.commitment)),
       );
     }
     await this.heldWrite;
@@ -510,14 +527,18 @@ export class BlockImporter {
     });
   }
 
-  /** Executes and checks a block on its stored parent's state; nothing is written. */
+  /**
+   * Executes and checks a block on its stored parent's state; nothing is written. With `keep` its trie nodes stay in
+   * the hasher's layer (commitment.layer) until the caller releases it.
+   */
   async executeOnParent(
     block: Block,
     hash: Uint8Array = headerHash(block.header),
     timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 },
     senders?: Promise<SenderResult[]>,
-  ): Promise<ExecutedBlock> {
-    await this.settle();
+    keep = false,
+  ): Promise<ExecutedBlock & { commitment: TrieCommit }> {
+    await this.settle({ nodes: !equal(block.header.parentHash, this.store.head().hash) });
     const header = block.header;
     const parent = this.store.headerByHash(header.parentHash);
     if (parent === undefined || !this.store.hasState(header.parentHash))
@@ -540,6 +561,7 @@ export class BlockImporter {
         senders,
         undefined,
         false,
+        keep,
       );
       return { ...done, commitment: await commitment };
     } finally {
@@ -575,6 +597,7 @@ export class BlockImporter {
     pendingSenders: Promise<SenderResult[]> | undefined,
     blockHashes: ((n: bigint) => Uint8Array | undefined) | undefined,
     pipelined: boolean,
+    keep = pipelined,
   ): Promise<{ done: Executed; commitment: Promise<TrieCommit> }> {
     // Whatever happens below, the overlay no longer holds a committed block's state until the block checks out.
     const warm = this.cachedState !== undefined && equal(this.cachedState, block.header.parentHash);
@@ -585,7 +608,7 @@ export class BlockImporter {
     try {
       const done = await this.executeChecked(block, hash, parent, timings, onSideChain, pendingSenders, blockHashes);
       const t = performance.now();
-      const commitment = this.commit(done, parent, reader, pipelined);
+      const commitment = this.commit(done, parent, reader, keep);
       if (pipelined) {
         // Checked by the next importBlock or settle(); until then nobody else awaits it.
         commitment.catch(() => {});

@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { ReportedError, UsageError } from '../../common/errors.js';
 import { type Block, decodeBlock } from '../../primitives/block/block.js';
 import { rlpItems } from '../../primitives/rlpStream.js';
-import { ChainStore } from '../chain/chainStore.js';
+import { ChainStore, recoverHead } from '../chain/chainStore.js';
 import { BlockImporter, InvalidBlockError } from '../chain/importer.js';
 import { createPreimageRecorder } from '../chain/preimages.js';
 import { openStagePools } from '../chain/stagePools.js';
@@ -119,6 +119,7 @@ export async function importBlockFiles(
   const preimages = createPreimageRecorder(node.preimages);
   const store = new ChainStore(db, { preimages });
   commandHead(store);
+  await recoverHead(store, logger);
   // Senders on the recovery pool, state roots on the trie hasher's thread with block N hashed while N+1 executes
   // (ARCHITECTURE.md data flow steps 1 and 3); the memory engine has no directory a worker could open, so there both
   // run here.

@@ -4,7 +4,7 @@
 // state is complete and is the one kept; a root argument must name it (geth's names one of its in-memory layers).
 import { ReportedError, UsageError } from '../../common/errors.js';
 import { toHex as hex } from '../../primitives/bytes.js';
-import { ChainStore } from '../chain/chainStore.js';
+import { ChainStore, recoverHead } from '../chain/chainStore.js';
 import { MissingStateError, pruneState } from '../history/offlinePruner.js';
 import { MIN_BLOOM_MB } from '../history/stateBloom.js';
 import type { ExecContext } from '../options.js';
@@ -27,7 +27,11 @@ export async function runSnapshot({ options, log, lifecycle }: ExecContext): Pro
     bloomMB = MIN_BLOOM_MB;
   }
   const db = await openChainDatabase(options.database, lifecycle, logger);
-  const head = commandHead(new ChainStore(db));
+  const store = new ChainStore(db);
+  commandHead(store);
+  // A head whose trie nodes a crash lost has no trie to keep: back to the last block with its nodes first.
+  await recoverHead(store, logger);
+  const head = store.head();
   const root = head.header.stateRoot;
   if (rootArg !== undefined) {
     if (!/^0x[0-9a-fA-F]{64}$/.test(rootArg))

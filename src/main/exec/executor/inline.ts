@@ -8,17 +8,25 @@ import { BuiltBlocks } from '../chain/builtBlocks.js';
 import type { ChainStore, HeadChange } from '../chain/chainStore.js';
 import { type ChainBlock, importChain } from '../chain/importChain.js';
 import type { BlockImporter, ImportResult } from '../chain/importer.js';
+import { trieNodeWrites } from '../chain/trieNodeWrites.js';
 import type { BlockExecutor, BuiltPayload } from './interface.js';
 
 export class InlineBlockExecutor implements BlockExecutor {
   /** Recent builds, for insertBuilt. */
   readonly #built = new BuiltBlocks();
+  /** The last setHead, settled (the state pruner's barrier waits for it, then for its deferred nodes). */
+  #lastSetHead: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: ChainStore,
     private readonly importer: BlockImporter,
     private readonly builder: BlockBuilder,
-  ) {}
+  ) {
+    trieNodeWrites(store.db).setBarrier(async () => {
+      await this.#lastSetHead;
+      await store.nodeWriteLanded();
+    });
+  }
 
   insert(block: Block, opts: { defer?: boolean } = {}): Promise<ImportResult> {
     return this.importer.insertBlock(block, opts);
@@ -37,11 +45,14 @@ export class InlineBlockExecutor implements BlockExecutor {
   }
 
   setHead(hash: Uint8Array): Promise<HeadChange> {
-    return this.importer.setHead(hash);
+    const change = this.importer.setHead(hash, { deferNodes: trieNodeWrites(this.store.db).deferrable });
+    this.#lastSetHead = change.catch(() => {});
+    return change;
   }
 
   async setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
-    await this.importer.settle();
+    // The markers need no trie nodes: the head's deferred ones may still be on their way.
+    await this.importer.settle({ nodes: false });
     return this.store.setForkchoiceMarkers(safe, finalized);
   }
 
@@ -55,8 +66,9 @@ export class InlineBlockExecutor implements BlockExecutor {
     return { block: built.block, hash: built.hash, blockValue: built.blockValue };
   }
 
-  /** Writes the held block, if any (node shutdown). */
+  /** Writes the held block, if any, and the head's deferred trie nodes (node shutdown). */
   close(): Promise<void> {
+    trieNodeWrites(this.store.db).setBarrier(undefined);
     return this.importer.settle();
   }
 }

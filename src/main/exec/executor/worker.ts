@@ -29,6 +29,7 @@ import type { ChainStore, HeadChange } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
 import type { ChainBlock } from '../chain/importChain.js';
 import type { ImportResult } from '../chain/importer.js';
+import { trieNodeWrites } from '../chain/trieNodeWrites.js';
 import type * as executorTasks from '../workers/executor.js';
 import type { ExecutorEnv } from '../workers/executor.js';
 import type { BlockExecutor, BuiltPayload } from './interface.js';
@@ -47,7 +48,12 @@ export class WorkerBlockExecutor implements BlockExecutor {
     private readonly pool: PiscinaPool<ExecutorTasks>,
     private readonly env: ExecutorEnv,
     private readonly txSource: BuildTxSource | undefined,
-  ) {}
+  ) {
+    // Queued behind any setHead already sent (one thread, tasks in order), so it covers the last deferred write.
+    trieNodeWrites(store.db).setBarrier(async () => {
+      await this.pool.run('nodesWritten', { env: this.env });
+    });
+  }
 
   /**
    * Starts the executor thread and opens the database there (so a database the thread cannot open fails here,
@@ -104,7 +110,8 @@ export class WorkerBlockExecutor implements BlockExecutor {
 
   async setHead(hash: Uint8Array): Promise<HeadChange> {
     try {
-      const change = await this.pool.run('setHead', { env: this.env, hash });
+      const deferNodes = trieNodeWrites(this.store.db).deferrable;
+      const change = await this.pool.run('setHead', { env: this.env, hash, deferNodes });
       return change;
     } finally {
       // Also after a failure: a reorg that stopped half-way has moved the head to some block on the way.
@@ -131,6 +138,7 @@ export class WorkerBlockExecutor implements BlockExecutor {
 
   /** Waits for the thread's writes, closes its database handle and stages, then stops the thread. */
   async close(): Promise<void> {
+    trieNodeWrites(this.store.db).setBarrier(undefined);
     try {
       await this.pool.run('shutdown', null);
     } finally {

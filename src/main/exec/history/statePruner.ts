@@ -14,12 +14,15 @@
 //           walking only nodes not yet marked, so a node a new block re-created is never deleted. Chain writes are
 //           serialised (Engine API queue, importer), so no block commit is in flight while a listener runs.
 // Roots older than the window then answer "missing trie node", as geth's pruned hash-scheme state does.
+// For the whole prune, forkchoiceUpdated writes each head's trie nodes in the head's own batch (../chain/
+// trieNodeWrites.ts): a mark starts only once the executor's deferred node write in flight, if any, has landed.
 
 import type { KVReader, KVStore, ReadSnapshot } from '../../common/db/interface.js';
 import type { Logger } from '../../common/logger/index.js';
 import { decodeHeader } from '../../primitives/block/header.js';
 import { BRANCH, decodeNode, EMBEDDED, EXTENSION, HASH, hashOf, LEAF, type Ref } from '../../primitives/trie/node.js';
 import { EMPTY_TRIE_ROOT } from '../../primitives/trie/root.js';
+import { trieNodeWrites } from '../chain/trieNodeWrites.js';
 import * as chain from '../db/chain.js';
 import { decodeNumber, encodeNumber, MetaKey, metaKey, NUMBER_LENGTH, TablePrefix, tablePrefix } from '../db/schema.js';
 import { readTrieNode } from '../db/state.js';
@@ -187,6 +190,8 @@ export class StatePruner {
   /** The mark's slice loop, while it runs. */
   #marking: Promise<void> | undefined;
   #stopped = false;
+  /** The hold on deferred trie-node writes, from the mark's start to the sweep's end; `ready` false while waiting. */
+  #hold: { release: () => void; ready: boolean } | undefined;
   /** Waiters for the next slice (sweepStep while marking). */
   #sliceWaiters: Array<() => void> = [];
   /** Slices run by marks so far, and the longest one in ms (tests, the measurement). */
@@ -229,6 +234,7 @@ export class StatePruner {
       const head = headNumber(reader);
       if (head === undefined || head < this.#opts.retain) return false;
       if (this.#lastMarkHead !== undefined && head - this.#lastMarkHead < this.#opts.interval) return false;
+      if (!this.#holdNodeWrites()) return false;
       this.#lastMarkHead = head;
       const keepFrom = retainFrom(snap, head, this.#opts.retain);
       this.#mark = {
@@ -256,6 +262,28 @@ export class StatePruner {
     } finally {
       if (!started) snap.release();
     }
+  }
+
+  /**
+   * Turns deferred trie-node writes off for the prune; true once no deferred write can be in flight (else the next
+   * markIfDue tries again).
+   */
+  #holdNodeWrites(): boolean {
+    if (this.#hold === undefined) {
+      const { release, ready } = trieNodeWrites(this.#db).hold();
+      const hold = { release, ready: ready === undefined };
+      this.#hold = hold;
+      void ready?.then(() => {
+        hold.ready = true;
+      });
+    }
+    return this.#hold.ready;
+  }
+
+  /** Turns deferred trie-node writes back on (the prune ended, failed or stopped). */
+  #releaseNodeWrites(): void {
+    this.#hold?.release();
+    this.#hold = undefined;
   }
 
   /**
@@ -287,6 +315,7 @@ export class StatePruner {
         err: err instanceof Error ? err.message : String(err),
       });
       this.#mark = undefined;
+      this.#releaseNodeWrites();
     } finally {
       m.snap.release();
       if (this.#mark === m) this.#mark = undefined;
@@ -415,7 +444,12 @@ export class StatePruner {
       this.#logger?.info('Pruned old state', { keptFrom: sweep.keepFrom });
     }
     // Committed before any later block's batch (commits land in call order).
-    await b.commit();
+    try {
+      await b.commit();
+    } finally {
+      // Not when a new prune has started meanwhile: it goes on with the same hold.
+      if (this.#sweep === undefined && this.#mark === undefined) this.#releaseNodeWrites();
+    }
     return deleted;
   }
 
@@ -424,6 +458,7 @@ export class StatePruner {
     this.#stopped = true;
     await this.#marking;
     this.#sweep = undefined;
+    this.#releaseNodeWrites();
     this.#wakeWaiters();
   }
 }

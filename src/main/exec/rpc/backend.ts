@@ -8,6 +8,7 @@ import type { ChainConfig } from '../../primitives/chainConfig.js';
 import type { DecodedTx } from '../../primitives/tx/decode.js';
 import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { recoverSender } from '../../protocol/senders/recover.js';
+import { headTrieWritten } from '../chain/chainStore.js';
 import { ChainView } from '../chain/chainView.js';
 import type { PendingBlockSource } from '../chain/pending.js';
 import type { Database } from '../db/open.js';
@@ -39,6 +40,9 @@ export const execRpcDefaults = {
 } as const;
 
 const SENDER_CACHE_SIZE = 16_384;
+
+/** read(): the view's head had its trie nodes on their way; the request runs again once they have landed. */
+class TrieNodesPending extends Error {}
 
 export class ExecRpcBackend {
   readonly networkId: bigint;
@@ -73,13 +77,27 @@ export class ExecRpcBackend {
    * Runs `fn` over a consistent view of the chain and releases the view afterwards. TernErrors (a missing trie
    * node, a malformed stored value) are answered as geth answers any plain error: -32000 with the message. With
    * `pending` set (the request names the `pending` tag), the view carries the computed pending block if there is one.
+   * A trie walk that misses a node of a head whose trie nodes are still being written (ChainStore.commitBlock's
+   * `deferNodes`, a few ms after a forkchoiceUpdated) runs again on a new view once they have landed.
    */
   async read<T>(fn: (view: ChainView) => T | Promise<T>, pending = false): Promise<T> {
+    try {
+      return await this.#readOnce(fn, pending);
+    } catch (err) {
+      if (!(err instanceof TrieNodesPending)) throw err;
+      await headTrieWritten(this.db);
+      return this.#readOnce(fn, pending, false);
+    }
+  }
+
+  async #readOnce<T>(fn: (view: ChainView) => T | Promise<T>, pending: boolean, retry = true): Promise<T> {
     const view = ChainView.open(this.db, this.config);
     try {
       if (pending && this.pendingBlocks) view.pending = await this.pendingBlocks.get(view);
       return await fn(view);
     } catch (err) {
+      if (retry && err instanceof TernError && err.code === 'TRIE_MISSING_NODE' && view.headTriePending())
+        throw new TrieNodesPending();
       if (err instanceof TernError) throw serverError(err.message);
       if (err instanceof ParamError) throw serverError(err.message);
       throw err;

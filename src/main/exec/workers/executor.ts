@@ -133,8 +133,20 @@ export function importChain(input: {
 }
 
 /** forkchoiceUpdated's head: ChainStore.setHead here (its head events fire on the coordinator, see worker.ts). */
-export function setHead(input: { env: ExecutorEnv; hash: Uint8Array }): Promise<TaskResult<HeadChange>> {
-  return guarded(async () => (await open(input.env)).importer.setHead(input.hash));
+export function setHead(input: {
+  env: ExecutorEnv;
+  hash: Uint8Array;
+  deferNodes: boolean;
+}): Promise<TaskResult<HeadChange>> {
+  return guarded(async () => (await open(input.env)).importer.setHead(input.hash, { deferNodes: input.deferNodes }));
+}
+
+/** Waits until the last head's deferred trie nodes are in the database (../chain/trieNodeWrites.ts). */
+export function nodesWritten(input: { env: ExecutorEnv }): Promise<TaskResult<null>> {
+  return guarded(async () => {
+    await (await open(input.env)).store.nodeWriteLanded();
+    return null;
+  });
 }
 
 export function setForkchoiceMarkers(input: {
@@ -144,7 +156,8 @@ export function setForkchoiceMarkers(input: {
 }): Promise<TaskResult<null>> {
   return guarded(async () => {
     const o = await open(input.env);
-    await o.importer.settle();
+    // The markers need no trie nodes: the head's deferred ones may still be on their way.
+    await o.importer.settle({ nodes: false });
     await o.store.setForkchoiceMarkers(input.safe, input.finalized);
     return null;
   });
