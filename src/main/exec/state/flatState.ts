@@ -202,7 +202,8 @@ export class FlatState implements StateManagerInterface {
     const key = toHexKey(address);
     let e = this.accounts.get(key);
     if (e === undefined) {
-      e = new Entry(key, address.slice(), this.reader.getAccount(address));
+      // A copy of its own: Buffer#slice would be a view of the caller's buffer (aliased, and holding all of it).
+      e = new Entry(key, Uint8Array.prototype.slice.call(address), this.reader.getAccount(address));
       this.accounts.set(key, e);
     }
     return e;

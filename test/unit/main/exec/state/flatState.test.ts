@@ -90,6 +90,17 @@ describe('FlatState reads', () => {
     expect(state.exists(C)).toBe(false);
   });
 
+  it('keeps its own copy of an address given as a Buffer view (storage reads later ask for the same account)', () => {
+    const { state } = fixture();
+    // The caller's bytes: a Buffer view into a larger buffer that it reuses afterwards (Buffer#slice would alias it).
+    const backing = Buffer.alloc(64);
+    const view = backing.subarray(10, 30);
+    view.set(B.bytes);
+    expect(state.getNonce(new Address(view))).toBe(1n);
+    backing.fill(0xff);
+    expect(state.getStorageValue(B.bytes, slot(2))).toBe(22n);
+  });
+
   it('has no trie', async () => {
     const { state } = fixture();
     await expect(state.getStateRoot()).rejects.toThrow(/no trie/);
