@@ -150,6 +150,8 @@ export interface ExecNode {
   readonly snap: SnapServer;
   /** The execution-layer network when it runs (its PeerSet is what the sync side uses). */
   readonly p2p: P2pServer | undefined;
+  /** Settles when every call worker has run its warm-up call: the threads warmed (0 without call workers). */
+  readonly callWorkersWarm: Promise<number>;
 }
 
 /** geth's IPCEndpoint: a bare file name lives in the data directory, anything with a directory part is used as is. */
@@ -205,12 +207,27 @@ export async function startExecNode(
     logger.child('rpc'),
   );
   const callPool = createCallPool(opts.callWorkers, logger.child('calls'));
+  let callWorkersWarm: Promise<number> = Promise.resolve(0);
   if (callPool) {
     backend.calls.usePool(callPool);
     lifecycle.onStop('call workers', () => {
       backend.calls.abortAll();
       return callPool.close();
     });
+    // While the node starts: the first users' calls then find every thread up and its first call behind it.
+    const warming = performance.now();
+    callWorkersWarm = backend.calls.warmUp().then(
+      (threads) => {
+        logger.debug('Call workers warmed', { threads, ms: Math.round(performance.now() - warming) });
+        return threads;
+      },
+      (err: unknown) => {
+        logger.warn('Call workers not warmed: their first calls start them', {
+          err: err instanceof Error ? err.message : String(err),
+        });
+        return 0;
+      },
+    );
   }
   const heads = headEvents(db);
   // newPayload checks one block at a time (its answer says whether the block is valid, so its state root is known
@@ -426,7 +443,7 @@ export async function startExecNode(
     });
   }
   deps.observability?.chainReady(store);
-  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap, p2p };
+  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap, p2p, callWorkersWarm };
 }
 
 /**
