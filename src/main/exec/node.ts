@@ -150,7 +150,7 @@ export interface ExecNode {
   readonly snap: SnapServer;
   /** The execution-layer network when it runs (its PeerSet is what the sync side uses). */
   readonly p2p: P2pServer | undefined;
-  /** Settles when every call worker has run its warm-up call: the threads warmed (0 without call workers). */
+  /** Every call worker's warm-up call, done before the listeners open: the threads warmed (0 without call workers). */
   readonly callWorkersWarm: Promise<number>;
 }
 
@@ -214,7 +214,7 @@ export async function startExecNode(
       backend.calls.abortAll();
       return callPool.close();
     });
-    // While the node starts: the first users' calls then find every thread up and its first call behind it.
+    // Beside the rest of the start-up: the first users' calls then find every thread up and its first call done.
     const warming = performance.now();
     callWorkersWarm = backend.calls.warmUp().then(
       (threads) => {
@@ -392,6 +392,9 @@ export async function startExecNode(
   if (sync !== undefined && opts.sync?.target !== undefined) sync.target(opts.sync.target);
   registerEngineApi(registry, engine);
   let authAddress: RpcServerAddress | undefined;
+  // The listeners open once the call workers are warm: their warm-up ran beside the start-up above, and neither the
+  // first payloads nor the first users' reads compete with it for the cores.
+  await callWorkersWarm;
   if (opts.auth) {
     const jwt = obtainHex32File(opts.auth.jwtSecretPath, 'JWT secret');
     if (jwt.created) logger.warn('Generated a new JWT secret for the Engine API', { path: opts.auth.jwtSecretPath });
