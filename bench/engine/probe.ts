@@ -23,6 +23,8 @@ export interface SlowProbe {
   /** When it was sent, in ms after the probe started. */
   readonly atMs: number;
   readonly latencyMs: number;
+  /** The Engine API call in flight when it was sent ('' for none). */
+  readonly phase: string;
 }
 
 /** Slow answers listed per method. */
@@ -39,12 +41,16 @@ interface Sample {
   readonly index: number;
   readonly atMs: number;
   readonly latencyMs: number;
+  readonly phase: string;
 }
 
 /** One line naming the slowest probes, e.g. `eth_call #1 at +0.05 s: 690.2 ms`. */
 export function slowestNote(slowest: readonly SlowProbe[]): string {
   return slowest
-    .map((s) => `${s.method} #${s.index} at +${(s.atMs / 1000).toFixed(2)} s: ${s.latencyMs.toFixed(1)} ms`)
+    .map(
+      (s) =>
+        `${s.method} #${s.index} at +${(s.atMs / 1000).toFixed(2)} s${s.phase ? ` (${s.phase})` : ''}: ${s.latencyMs.toFixed(1)} ms`,
+    )
     .join('; ');
 }
 
@@ -54,7 +60,7 @@ export interface Probe {
 }
 
 /** Starts probing: eth_getBalance of the fee recipient and eth_call of the token's balanceOf, both at `latest`. */
-export function startProbe(user: RpcClient): Probe {
+export function startProbe(user: RpcClient, phase: () => string = () => ''): Probe {
   const balance: Sample[] = [];
   const calls: Sample[] = [];
   let failures = 0;
@@ -65,9 +71,10 @@ export function startProbe(user: RpcClient): Probe {
     const index = (sent.get(samples) ?? 0) + 1;
     sent.set(samples, index);
     const t = performance.now();
+    const during = phase();
     try {
       await user.call(method, params);
-      samples.push({ index, atMs: t - started, latencyMs: performance.now() - t });
+      samples.push({ index, atMs: t - started, latencyMs: performance.now() - t, phase: during });
     } catch {
       failures++;
     }

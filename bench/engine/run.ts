@@ -52,8 +52,9 @@ async function runHttp(
   return withNode(files, meta, spawnTernExec, async (node) => {
     const user = node.user;
     if (user === undefined) throw new Error('the spawned node serves no user RPC');
-    const probe = startProbe(user);
-    const fed = await feedPayloads(calls, node.engine).finally(() => probe.stop());
+    let phase = '';
+    const probe = startProbe(user, () => phase);
+    const fed = await feedPayloads(calls, node.engine, (p) => (phase = p)).finally(() => probe.stop());
     const figures = await probe.stop();
     checkHead(fed, meta);
     const latest = await user.call<{ hash: string }>('eth_getBlockByNumber', ['latest', false]);
