@@ -60,17 +60,25 @@ export function payloadsOf(chain: Uint8Array, config: ChainConfig, limit = Numbe
 }
 
 /** Feeds the payloads in order; any answer but VALID stops the run with an error. */
-export async function feedPayloads(calls: readonly PayloadCall[], sink: EngineSink): Promise<FeedFigures> {
+export async function feedPayloads(
+  calls: readonly PayloadCall[],
+  sink: EngineSink,
+  /** Told which Engine API call is in flight (`newPayload 12`, `forkchoiceUpdated 12`, `` between them). */
+  onPhase: (phase: string) => void = () => {},
+): Promise<FeedFigures> {
   let gas = 0;
   let txs = 0;
   let head = '';
   const started = performance.now();
   for (const call of calls) {
     const { payload } = call;
+    onPhase(`newPayload ${payload.blockNumber}`);
     const np = await sink.newPayload(call);
+    onPhase(`forkchoiceUpdated ${payload.blockNumber}`);
     if (np.status !== 'VALID')
       throw new Error(`newPayload of block ${payload.blockNumber}: ${np.status} ${np.validationError ?? ''}`);
     const fcu = await sink.forkchoiceUpdated(payload.blockHash);
+    onPhase('');
     if (fcu.status !== 'VALID')
       throw new Error(`forkchoiceUpdated to block ${payload.blockNumber}: ${fcu.status} ${fcu.validationError ?? ''}`);
     gas += Number(payload.gasUsed);

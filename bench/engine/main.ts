@@ -7,16 +7,23 @@
 //   --workloads a,b       the chains (bench/import's workloads; default mix,transfers-erc20)
 //   --repeat N            runs of each path per workload, the best counts (default 1)
 //   --regenerate          discard the cached chains first
+//   --http-only           only the HTTP import with its read probe (no summary line)
 import { cpus, totalmem } from 'node:os';
 import { defaultChainOptions, load, parseChainArgs } from '../import/session.js';
-import { runEngineBenchmark, summaryLine } from './run.js';
+import { runEngineBenchmark, runHttpLegs, summaryLine } from './run.js';
 
 async function main(): Promise<void> {
-  const o = parseChainArgs(process.argv.slice(2), defaultChainOptions(['mix', 'transfers-erc20']));
+  let httpOnly = false;
+  const o = parseChainArgs(process.argv.slice(2), defaultChainOptions(['mix', 'transfers-erc20']), (flag) => {
+    if (flag !== '--http-only') return false;
+    httpOnly = true;
+    return true;
+  });
   const cpu = cpus()[0]?.model ?? 'unknown cpu';
   console.log(
     `tern engine-path benchmark — node ${process.version}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load ${load()}`,
   );
+  if (httpOnly) return runHttpLegs(o);
   const results = await runEngineBenchmark(o);
   console.log('');
   for (const r of results) console.log(summaryLine(r));

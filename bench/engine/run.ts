@@ -22,7 +22,7 @@ import { latencyNote } from '../latency.js';
 import type { BenchRow, BenchSuite } from '../suite.js';
 import { type FeedFigures, feedPayloads, type PayloadCall, payloadsOf } from './feeder.js';
 import { spawnTernExec, startInProcess, withNode } from './nodes.js';
-import { type ProbeFigures, startProbe } from './probe.js';
+import { type ProbeFigures, slowestNote, startProbe } from './probe.js';
 
 export interface WorkloadResult {
   readonly workload: string;
@@ -52,8 +52,9 @@ async function runHttp(
   return withNode(files, meta, spawnTernExec, async (node) => {
     const user = node.user;
     if (user === undefined) throw new Error('the spawned node serves no user RPC');
-    const probe = startProbe(user);
-    const fed = await feedPayloads(calls, node.engine).finally(() => probe.stop());
+    let phase = '';
+    const probe = startProbe(user, () => phase);
+    const fed = await feedPayloads(calls, node.engine, (p) => (phase = p)).finally(() => probe.stop());
     const figures = await probe.stop();
     checkHead(fed, meta);
     const latest = await user.call<{ hash: string }>('eth_getBlockByNumber', ['latest', false]);
@@ -65,7 +66,10 @@ async function runHttp(
   });
 }
 
-async function runWorkload(name: string, o: ChainOptions): Promise<WorkloadResult> {
+/** Runs the HTTP leg only (its figures printed, no result), or every path (the result). */
+async function runWorkload(name: string, o: ChainOptions, httpOnly: true): Promise<undefined>;
+async function runWorkload(name: string, o: ChainOptions, httpOnly: false): Promise<WorkloadResult>;
+async function runWorkload(name: string, o: ChainOptions, httpOnly: boolean): Promise<WorkloadResult | undefined> {
   const { files, meta } = await prepareChain(name, o);
   const config = parseGenesis(JSON.parse(readFileSync(files.genesis, 'utf8'))).config;
   const calls = payloadsOf(readFileSync(files.chain), config);
@@ -80,12 +84,14 @@ async function runWorkload(name: string, o: ChainOptions): Promise<WorkloadResul
     console.log(feedLine(h.fed));
     console.log(`  eth_getBalance during the import: ${latencyNote(h.probe.getBalance)}`);
     console.log(`  eth_call during the import:       ${latencyNote(h.probe.call)}`);
+    console.log(`  slowest: ${slowestNote(h.probe.slowest)}`);
     if (h.probe.failures > 0) console.log(`  ${h.probe.failures} probe requests failed`);
     for (const row of h.parallel) console.log(`  ${row.task}: ${row.note ?? ''}`);
     if (probe === undefined || h.fed.mgasPerSec >= best(runs.http).mgasPerSec) {
       probe = h.probe;
       parallel = h.parallel;
     }
+    if (httpOnly) continue;
 
     console.log(`engine API in process (EngineApi of the node runNode starts here) — load ${load()}`);
     const i = await withNode(files, meta, startInProcess, (node) => feedPayloads(calls, node.engine));
@@ -103,6 +109,7 @@ async function runWorkload(name: string, o: ChainOptions): Promise<WorkloadResul
     ejs.push(e);
     console.log(`  ${e.mgasPerSec.toFixed(2)} Mgas/s: ${e.seconds.toFixed(1)} s${cpuNote(e)}`);
   }
+  if (httpOnly) return undefined;
   return {
     workload: name,
     http: best(runs.http),
@@ -117,8 +124,13 @@ async function runWorkload(name: string, o: ChainOptions): Promise<WorkloadResul
 /** Runs every workload of `o`, printing as it goes; returns the results, the mix last. */
 export async function runEngineBenchmark(o: ChainOptions): Promise<WorkloadResult[]> {
   const results = new Map<string, WorkloadResult>();
-  for (const w of o.workloads) results.set(w, await runWorkload(w, o));
+  for (const w of o.workloads) results.set(w, await runWorkload(w, o, false));
   return mixLast(results.keys()).map((w) => results.get(w) as WorkloadResult);
+}
+
+/** Only the HTTP leg with its read probe, for each workload of `o` (a quick look at the read latencies). */
+export async function runHttpLegs(o: ChainOptions): Promise<void> {
+  for (const w of o.workloads) await runWorkload(w, o, true);
 }
 
 /** The summary line of one workload (the benchmark's last lines, one per workload). */

@@ -150,6 +150,8 @@ export interface ExecNode {
   readonly snap: SnapServer;
   /** The execution-layer network when it runs (its PeerSet is what the sync side uses). */
   readonly p2p: P2pServer | undefined;
+  /** Every call worker's warm-up call, done before the listeners open: the threads warmed (0 without call workers). */
+  readonly callWorkersWarm: Promise<number>;
 }
 
 /** geth's IPCEndpoint: a bare file name lives in the data directory, anything with a directory part is used as is. */
@@ -205,12 +207,27 @@ export async function startExecNode(
     logger.child('rpc'),
   );
   const callPool = createCallPool(opts.callWorkers, logger.child('calls'));
+  let callWorkersWarm: Promise<number> = Promise.resolve(0);
   if (callPool) {
     backend.calls.usePool(callPool);
     lifecycle.onStop('call workers', () => {
       backend.calls.abortAll();
       return callPool.close();
     });
+    // Beside the rest of the start-up: the first users' calls then find every thread up and its first call done.
+    const warming = performance.now();
+    callWorkersWarm = backend.calls.warmUp().then(
+      (threads) => {
+        logger.debug('Call workers warmed', { threads, ms: Math.round(performance.now() - warming) });
+        return threads;
+      },
+      (err: unknown) => {
+        logger.warn('Call workers not warmed: their first calls start them', {
+          err: err instanceof Error ? err.message : String(err),
+        });
+        return 0;
+      },
+    );
   }
   const heads = headEvents(db);
   // newPayload checks one block at a time (its answer says whether the block is valid, so its state root is known
@@ -375,6 +392,9 @@ export async function startExecNode(
   if (sync !== undefined && opts.sync?.target !== undefined) sync.target(opts.sync.target);
   registerEngineApi(registry, engine);
   let authAddress: RpcServerAddress | undefined;
+  // The listeners open once the call workers are warm: their warm-up ran beside the start-up above, and neither the
+  // first payloads nor the first users' reads compete with it for the cores.
+  await callWorkersWarm;
   if (opts.auth) {
     const jwt = obtainHex32File(opts.auth.jwtSecretPath, 'JWT secret');
     if (jwt.created) logger.warn('Generated a new JWT secret for the Engine API', { path: opts.auth.jwtSecretPath });
@@ -426,7 +446,7 @@ export async function startExecNode(
     });
   }
   deps.observability?.chainReady(store);
-  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap, p2p };
+  return { backend, registry, servers, addresses, ipc, txpool, engine, authAddress, store, snap, p2p, callWorkersWarm };
 }
 
 /**

@@ -23,7 +23,9 @@ export interface PiscinaPoolOptions {
   threads?: number;
   /** Tasks queued beyond those running before `run` waits; default threads². */
   maxQueue?: number;
-  /** How long a thread beyond the first may sit idle before it exits; default 60 s. */
+  /** Threads started with the pool and kept while it lives; default 1 (the others start on demand). */
+  minThreads?: number;
+  /** How long a thread beyond minThreads may sit idle before it exits; default 60 s. */
   idleTimeoutMs?: number;
 }
 
@@ -64,6 +66,9 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
       throw new RangeError(`threads must be a positive integer: ${threads}`);
     const maxQueue = opts.maxQueue ?? threads * threads;
     if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be ≥ 0: ${maxQueue}`);
+    const minThreads = opts.minThreads ?? 1;
+    if (!Number.isInteger(minThreads) || minThreads < 1 || minThreads > threads)
+      throw new RangeError(`minThreads must be an integer from 1 to threads (${threads}): ${minThreads}`);
     this.threads = threads;
     this.capacity = threads + maxQueue;
     this.name = worker;
@@ -73,7 +78,7 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
       // Every thread loads threadEntry.js, which hosts the task module (and the profiler agent) and runs tasks by name.
       filename: threadEntryPath(),
       name: 'runTask',
-      minThreads: 1,
+      minThreads,
       maxThreads: threads,
       idleTimeout: opts.idleTimeoutMs ?? piscinaPoolDefaults.idleTimeoutMs,
       recordTiming: false,

@@ -152,6 +152,31 @@ export class CallRunner {
     return out.value;
   }
 
+  /**
+   * Warms every call worker with one small call at the head (../workers/calls.ts `warmUp`), so that the first
+   * users' calls do not pay for a thread's first call. Resolves to the threads warmed (0 without a pool).
+   */
+  async warmUp(): Promise<number> {
+    const pool = this.#pool;
+    if (pool === undefined) return 0;
+    const barrier = new Int32Array(new SharedArrayBuffer(8));
+    barrier[1] = pool.threads;
+    const warmAll = (site: CallSite) =>
+      Promise.all(
+        Array.from({ length: pool.threads }, () => this.#remote(pool, 'doCall', site, {}, undefined, barrier)),
+      );
+    // As #run: a scope served from this thread lives only inside its read; a pinned snapshot outlives it.
+    type Warmed = { threads: Awaited<ReturnType<typeof warmAll>> } | { site: CallSite };
+    const warmed = await this.backend.read<Warmed>(async (view) => {
+      const ref = stateBlockRef(view, { blockNumber: 'latest', requireCanonical: false });
+      const pin = this.pinOf(view, ref);
+      if (pin === undefined) return { threads: await warmAll({ scope: callScope(view, ref) }) };
+      return { site: { header: ref.header, pin } };
+    });
+    const threads = 'threads' in warmed ? warmed.threads : await warmAll(warmed.site);
+    return new Set(threads.map((t) => t.threadId)).size;
+  }
+
   /** One call on a worker: its reads from the worker's own snapshot (pin) or answered from `scope` while it runs. */
   async #remote(
     pool: CallPool,
@@ -159,7 +184,24 @@ export class CallRunner {
     site: CallSite,
     args: CallArgs,
     trace?: TraceConfig,
-  ): Promise<RunCallOutput> {
+  ): Promise<RunCallOutput>;
+  /** The warm-up's call (`barrier` given): the thread that ran it, with its answer. */
+  async #remote(
+    pool: CallPool,
+    op: CallOp,
+    site: CallSite,
+    args: CallArgs,
+    trace: undefined,
+    barrier: Int32Array,
+  ): Promise<RunCallOutput & { threadId: number }>;
+  async #remote(
+    pool: CallPool,
+    op: CallOp,
+    site: CallSite,
+    args: CallArgs,
+    trace?: TraceConfig,
+    barrier?: Int32Array,
+  ): Promise<RunCallOutput | (RunCallOutput & { threadId: number })> {
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const abort = new AbortController();
@@ -174,22 +216,25 @@ export class CallRunner {
     const header = 'scope' in site ? site.scope.header : site.header;
     const pin = 'pin' in site ? site.pin : undefined;
     try {
-      const result = await pool.runResult(
-        'runCall',
-        {
-          op,
-          config: this.backend.config,
-          limits: { gasCap: this.backend.gasCap, evmTimeoutMs: timeoutMs },
-          args,
-          trace,
-          header,
-          pin,
-          port: port2,
-          flag,
-        },
-        // A MessagePort moves to the worker; the pool's transfer list is typed for buffers only.
-        { signal: abort.signal, transfer: [port2 as unknown as ArrayBuffer] },
-      );
+      const input = {
+        op,
+        config: this.backend.config,
+        limits: { gasCap: this.backend.gasCap, evmTimeoutMs: timeoutMs },
+        args,
+        trace,
+        header,
+        pin,
+        port: port2,
+        flag,
+      };
+      // A MessagePort moves to the worker; the pool's transfer list is typed for buffers only.
+      const options = { signal: abort.signal, transfer: [port2 as unknown as ArrayBuffer] };
+      if (barrier !== undefined) {
+        const warmed = await pool.runResult('warmUp', { ...input, barrier }, options);
+        if (warmed.ok) return { ...warmed.value.answer, threadId: warmed.value.threadId };
+        throw serverError(warmed.error.message);
+      }
+      const result = await pool.runResult('runCall', input, options);
       if (result.ok) return result.value;
       if (abort.signal.reason === SHUTTING_DOWN) throw serverError('the node is shutting down');
       if (abort.signal.aborted) throw serverError(`execution aborted (timeout = ${formatDuration(timeoutMs)})`);

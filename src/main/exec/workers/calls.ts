@@ -4,6 +4,7 @@
 // (../evm/remoteScope.ts). The port also tells the coordinator when the call starts (its hard deadline).
 // Each thread keeps one CallExecutor (its EVM set up once) and runs one call at a time; the pool runs several.
 
+import { threadId } from 'node:worker_threads';
 import { fail, ok, type TaskResult } from '../../../workers/task.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import { isRpcErrorLike, type RpcErrorObject } from '../../protocol/jsonrpc/errors.js';
@@ -102,6 +103,44 @@ export async function runCall(input: RunCallInput): Promise<TaskResult<RunCallOu
     release?.();
     input.port.close();
   }
+}
+
+/** The warm-up's input: a small call, and the barrier its tasks meet at: [arrived, parties]. */
+export interface WarmUpInput extends RunCallInput {
+  readonly barrier: Int32Array;
+}
+
+type WaitAsync = (
+  cells: Int32Array,
+  index: number,
+  value: number,
+  timeoutMs: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
+
+/** How long a warmed thread waits for the others: a thread that is slower to start is then warmed by its first call. */
+const WARM_BARRIER_MS = 5000;
+
+/**
+ * Warms this thread at node start: a first call sets up the executor, opens the LMDB environment and compiles the
+ * interpreter's hot paths, costs the first user's call would otherwise pay. The task then waits until every
+ * thread's warm-up has arrived, so that no thread takes a second one: one task per thread.
+ */
+export async function warmUp(input: WarmUpInput): Promise<TaskResult<{ threadId: number; answer: RunCallOutput }>> {
+  const answered = await runCall(input);
+  if (!answered.ok) return answered;
+  const barrier = input.barrier;
+  Atomics.add(barrier, 0, 1);
+  Atomics.notify(barrier, 0);
+  const deadline = performance.now() + WARM_BARRIER_MS;
+  for (;;) {
+    const arrived = Atomics.load(barrier, 0);
+    const left = deadline - performance.now();
+    if (arrived >= Atomics.load(barrier, 1) || left <= 0) break;
+    // Atomics.waitAsync (Node ≥ 16) is newer than the TypeScript lib this project targets.
+    const waited = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync(barrier, 0, arrived, left);
+    if (waited.async) await waited.value;
+  }
+  return ok({ threadId, answer: answered.value });
 }
 
 /** --rollup.computependingblock's build (./pendingBuild.ts): off the coordinator, on this thread's snapshot. */

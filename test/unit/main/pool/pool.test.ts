@@ -225,3 +225,37 @@ describe('workerPath', () => {
     expect(() => workerPath('no-such-worker')).toThrow(/npm run build/);
   });
 });
+
+describe('PiscinaPool: minThreads', () => {
+  const open: PiscinaPool<KeccakTasks>[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((p) => p.close()));
+  });
+  const pair = async (pool: PiscinaPool<KeccakTasks>): Promise<number[]> => {
+    const ran = await Promise.all([pool.run('sleep', { ms: 100 }), pool.run('sleep', { ms: 100 })]);
+    return ran.map((r) => r.threadId).sort((a, b) => a - b);
+  };
+
+  it('keeps minThreads threads past the idle timeout (no thread ends and is re-spawned between tasks)', async () => {
+    const pool = new PiscinaPool<KeccakTasks>('keccak', { threads: 2, minThreads: 2, idleTimeoutMs: 20 });
+    open.push(pool);
+    const first = await pair(pool);
+    await sleep(300);
+    expect(await pair(pool)).toEqual(first);
+  });
+
+  it('ends a thread beyond minThreads once idle for idleTimeoutMs (the default minThreads of 1)', async () => {
+    const pool = new PiscinaPool<KeccakTasks>('keccak', { threads: 2, idleTimeoutMs: 20 });
+    open.push(pool);
+    const first = await pair(pool);
+    await sleep(300);
+    // The second thread ended; the next pair runs on the first and on a new one.
+    const second = await pair(pool);
+    expect(new Set([...first, ...second]).size).toBe(3);
+  });
+
+  it('refuses minThreads outside 1..threads', () => {
+    expect(() => new PiscinaPool<KeccakTasks>('keccak', { threads: 2, minThreads: 3 })).toThrow(RangeError);
+    expect(() => new PiscinaPool<KeccakTasks>('keccak', { threads: 2, minThreads: 0 })).toThrow(RangeError);
+  });
+});

@@ -57,6 +57,10 @@ async function timed(p: () => Promise<unknown>): Promise<number> {
 }
 
 describe('call workers', () => {
+  it('are started and warmed at node start: one warm-up call on each of the two threads', async () => {
+    expect(await node.callWorkersWarm).toBe(2);
+  });
+
   it('answer eth_chainId and the Engine API at once while four looping eth_calls run', async () => {
     const loops = Array.from({ length: 4 }, () =>
       user.call('eth_call', [{ input: LOOP }, 'latest']).then(
