@@ -389,12 +389,13 @@ export async function startExecNode(
       sync,
     },
   );
+  // The listeners open, and a --synctarget run starts, once the call workers are warm: their warm-up ran beside the
+  // start-up above, and neither the first payloads, the sync's first imports nor the first users' reads compete with
+  // it for the cores (a sync started earlier could also finish before eth_syncing can be asked).
+  await callWorkersWarm;
   if (sync !== undefined && opts.sync?.target !== undefined) sync.target(opts.sync.target);
   registerEngineApi(registry, engine);
   let authAddress: RpcServerAddress | undefined;
-  // The listeners open once the call workers are warm: their warm-up ran beside the start-up above, and neither the
-  // first payloads nor the first users' reads compete with it for the cores.
-  await callWorkersWarm;
   if (opts.auth) {
     const jwt = obtainHex32File(opts.auth.jwtSecretPath, 'JWT secret');
     if (jwt.created) logger.warn('Generated a new JWT secret for the Engine API', { path: opts.auth.jwtSecretPath });
