@@ -22,9 +22,8 @@ import type { TaskMapOf } from '../../pool/interface.js';
 import { PiscinaPool } from '../../pool/piscina.js';
 import type { Block } from '../../primitives/block/block.js';
 import { equalBytes } from '../../primitives/bytes.js';
-import { isOptimism } from '../../primitives/chainConfig.js';
-import { type BuildCandidate, takeCandidates } from '../chain/buildCandidates.js';
-import { type BuildAttributes, type BuildTxSource, blockTemplate, poolFilterFor } from '../chain/builder.js';
+import { type BuildCandidate, candidatesFor } from '../chain/buildCandidates.js';
+import type { BuildAttributes, BuildTxSource } from '../chain/builder.js';
 import type { ChainStore, HeadChange } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
 import type { ChainBlock } from '../chain/importChain.js';
@@ -146,22 +145,11 @@ export class WorkerBlockExecutor implements BlockExecutor {
     }
   }
 
-  /**
-   * The pool's candidates for a block on `parent` with these attributes; none when the block takes none, or when
-   * the parent or attributes cannot give a header (the thread's build then answers with the error).
-   */
+  /** The pool's candidates for a block on `parent` (chain/buildCandidates.ts: the same rule as the pending block's). */
   private candidates(parent: Uint8Array, attrs: BuildAttributes): BuildCandidate[] {
-    if (this.txSource === undefined || attrs.noTxPool) return [];
     const header = this.store.headerByHash(parent);
-    if (header === undefined) return [];
-    const config = this.store.config();
-    let filter: ReturnType<typeof poolFilterFor>;
-    try {
-      filter = poolFilterFor(config, blockTemplate(config, header, parent, attrs));
-    } catch {
-      return [];
-    }
-    return filter === undefined ? [] : takeCandidates(this.txSource, filter, isOptimism(config));
+    const site = header === undefined ? undefined : { header, hash: parent };
+    return candidatesFor(this.store.config(), this.txSource, site, attrs);
   }
 
   /** Re-reads the head the thread wrote; when it moved, tells the coordinator's listeners. */

@@ -7,6 +7,7 @@ import { TernError } from '../errors.js';
 import { asBytes, asList, bytesToBigint, type RlpDecoded, rlpDecode } from '../rlp.js';
 import { DEPOSIT_TX_TYPE, decodeDepositTx } from './deposit/deposit.js';
 import { decodeDirect } from './direct.js';
+import { legacyChainId } from './eip155.js';
 
 export interface DecodedTx {
   readonly type: number;
@@ -82,7 +83,7 @@ export function decodeGeneral(raw: Uint8Array): DecodedTx {
     const v = int(f, 6, 'v');
     return {
       type: 0,
-      chainId: v === 27n || v === 28n ? undefined : v >= 35n ? (v - 35n) / 2n : undefined,
+      chainId: legacyChainId(v),
       nonce: int(f, 0, 'nonce'),
       gasPrice: int(f, 1, 'gasPrice'),
       gasLimit: int(f, 2, 'gasLimit'),

@@ -5,6 +5,7 @@
 import { Address } from '@ethereumjs/util';
 import { keccak256 } from '../../native/keccak.js';
 import type { DecodedTx } from './decode.js';
+import { legacyChainId } from './eip155.js';
 
 interface BufferHex {
   hexSlice(this: Uint8Array, start: number, end: number): string;
@@ -16,7 +17,8 @@ class GiveUp extends Error {}
 const GIVE_UP = new GiveUp();
 
 /** The reader's cursor and the last string item's bounds (one decode at a time: the coordinator is one thread). */
-let data: Uint8Array = new Uint8Array(0);
+const EMPTY = new Uint8Array(0);
+let data: Uint8Array = EMPTY;
 let pos = 0;
 let start = 0;
 let end = 0;
@@ -139,7 +141,7 @@ export function decodeDirect(raw: Uint8Array): DecodedTx | undefined {
     if (err === GIVE_UP) return undefined;
     throw err;
   } finally {
-    data = new Uint8Array(0);
+    data = EMPTY; // the reader keeps no block's bytes alive
   }
 }
 
@@ -159,7 +161,7 @@ function legacy(raw: Uint8Array): DecodedTx {
   if (pos !== fieldsEnd) throw GIVE_UP;
   return {
     type: 0,
-    chainId: v === 27n || v === 28n ? undefined : v >= 35n ? (v - 35n) / 2n : undefined,
+    chainId: legacyChainId(v),
     nonce,
     gasPrice,
     gasLimit,
@@ -180,36 +182,10 @@ function typed(raw: Uint8Array, type: number): DecodedTx {
   if (fieldsEnd !== total) throw GIVE_UP;
   const chainId = int(fieldsEnd);
   const nonce = int(fieldsEnd);
-  if (type === 1) {
-    const gasPrice = int(fieldsEnd);
-    const gasLimit = int(fieldsEnd);
-    const recipient = to(fieldsEnd);
-    const value = int(fieldsEnd);
-    const input = bytes(fieldsEnd);
-    const items = accessList(fieldsEnd);
-    const v = int(fieldsEnd);
-    const r = int(fieldsEnd);
-    const s = int(fieldsEnd);
-    if (pos !== fieldsEnd) throw GIVE_UP;
-    return {
-      type,
-      chainId,
-      nonce,
-      v,
-      r,
-      s,
-      hash: keccak256(raw),
-      raw,
-      gasPrice,
-      gasLimit,
-      to: recipient,
-      value,
-      data: input,
-      accessList: items,
-    };
-  }
-  const maxPriorityFeePerGas = int(fieldsEnd);
-  const maxFeePerGas = int(fieldsEnd);
+  // The fee fields are where the two types differ; the fields after them are the same.
+  const gasPrice = type === 1 ? int(fieldsEnd) : 0n;
+  const maxPriorityFeePerGas = type === 2 ? int(fieldsEnd) : 0n;
+  const maxFeePerGas = type === 2 ? int(fieldsEnd) : 0n;
   const gasLimit = int(fieldsEnd);
   const recipient = to(fieldsEnd);
   const value = int(fieldsEnd);
@@ -219,6 +195,26 @@ function typed(raw: Uint8Array, type: number): DecodedTx {
   const r = int(fieldsEnd);
   const s = int(fieldsEnd);
   if (pos !== fieldsEnd) throw GIVE_UP;
+  const hash = keccak256(raw);
+  // One object literal per type: the same fields, in the same order, as the general decoder's.
+  if (type === 1) {
+    return {
+      type,
+      chainId,
+      nonce,
+      v,
+      r,
+      s,
+      hash,
+      raw,
+      gasPrice,
+      gasLimit,
+      to: recipient,
+      value,
+      data: input,
+      accessList: items,
+    };
+  }
   return {
     type,
     chainId,
@@ -226,7 +222,7 @@ function typed(raw: Uint8Array, type: number): DecodedTx {
     v,
     r,
     s,
-    hash: keccak256(raw),
+    hash,
     raw,
     maxPriorityFeePerGas,
     maxFeePerGas,
