@@ -509,7 +509,6 @@ export function matchRoute(routes: Readonly<Record<string, HttpRoute>>, path: st
   return best === undefined ? undefined : routes[best];
 }
 
-/** Reads a request body, keeping at most `limit` bytes (geth reads through an io.LimitReader). */
 /**
  * Answers up to this size are compressed right here: a typical answer (a balance, a call's result) takes ~0.1 ms
  * synchronously, where the asynchronous stream costs several times that in this thread's CPU (stream set-up, a
@@ -528,6 +527,7 @@ function gzipped(body: string): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => gzip(body, (err, out) => (err ? reject(err) : resolve(out))));
 }
 
+/** Reads a request body, keeping at most `limit` bytes (geth reads through an io.LimitReader). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -4,6 +4,7 @@
 import type { ExecResult } from '@ethereumjs/evm';
 import type { PrefixedHexString } from '@ethereumjs/util';
 import { Address } from '@ethereumjs/util';
+import { TernError } from '../../common/errors.js';
 import { fromHex, toHexKey } from '../../primitives/bytes.js';
 import type { BlockContext } from './context.js';
 import type { AccessListItemBytes } from './interface.js';
@@ -41,35 +42,20 @@ export function prepareWarmSet(
   const journal = executor.evm.journal;
   journal.cleanJournal();
   if (!env.rules.berlin) return;
+  // Every executor's EVM is a TernEVM, whose constructor puts tern's journal in place: the warm set by words.
   const warm = journal as unknown;
-  if (warm instanceof WarmJournal) {
-    // tern's journal (every TernEVM's): the same warm set by words, without a hex string per entry.
-    const words = wordsOf(executor.warmPrecompiles());
-    for (let i = 0; i < words.length; i++) warm.warmAlways(words[i] as bigint);
-    warm.warmAlways(addressKey(sender.bytes));
-    if (to !== undefined) warm.warmAlways(addressKey(to.bytes));
-    if (env.rules.shanghai) warm.warmAlways(addressKey(env.coinbase.bytes));
-    if (accessList !== undefined) {
-      for (let i = 0; i < accessList.length; i++) {
-        const [address, slots] = accessList[i] as AccessListItemBytes;
-        const a = addressKey(address);
-        warm.warmAlways(a);
-        for (let j = 0; j < slots.length; j++) warm.warmAlwaysSlot(a, slotKey(slots[j] as Uint8Array));
-      }
-    }
-    return;
-  }
-  const precompiles = executor.warmPrecompiles();
-  for (let i = 0; i < precompiles.length; i++) journal.addAlwaysWarmAddress(precompiles[i] as string);
-  journal.addAlwaysWarmAddress(unprefixed(sender.bytes));
-  if (to !== undefined) journal.addAlwaysWarmAddress(unprefixed(to.bytes));
-  if (env.rules.shanghai) journal.addAlwaysWarmAddress(unprefixed(env.coinbase.bytes));
+  if (!(warm instanceof WarmJournal)) throw new TernError('INTERNAL', "the EVM's journal is not tern's WarmJournal");
+  const words = wordsOf(executor.warmPrecompiles());
+  for (let i = 0; i < words.length; i++) warm.warmAlways(words[i] as bigint);
+  warm.warmAlways(addressKey(sender.bytes));
+  if (to !== undefined) warm.warmAlways(addressKey(to.bytes));
+  if (env.rules.shanghai) warm.warmAlways(addressKey(env.coinbase.bytes));
   if (accessList !== undefined) {
     for (let i = 0; i < accessList.length; i++) {
       const [address, slots] = accessList[i] as AccessListItemBytes;
-      const a = unprefixed(address);
-      journal.addAlwaysWarmAddress(a);
-      for (let j = 0; j < slots.length; j++) journal.addAlwaysWarmSlot(a, unprefixed(slots[j] as Uint8Array));
+      const a = addressKey(address);
+      warm.warmAlways(a);
+      for (let j = 0; j < slots.length; j++) warm.warmAlwaysSlot(a, slotKey(slots[j] as Uint8Array));
     }
   }
 }
