@@ -61,6 +61,22 @@ export interface DbPaths {
   ancientChain: string;
 }
 
+/**
+ * This process's LMDB environment opened again from a worker thread (lmdb-js shares an environment between the
+ * threads of a process): the ancient store read-only, since the coordinator's history service appends to it, and
+ * none while nothing is frozen yet (every block is then in LMDB).
+ */
+export function openOnWorkerThread(paths: DbPaths, opts: { readonly: boolean; blockCacheBytes: number }): Database {
+  const kv = new LmdbStore({ path: paths.chaindata, readonly: opts.readonly });
+  let ancients: Freezer | undefined;
+  try {
+    ancients = new Freezer({ dir: paths.ancientChain, readonly: true });
+  } catch {
+    ancients = undefined;
+  }
+  return new Database('lmdb', kv, ancients, paths, new BlockCache({ maxBytes: opts.blockCacheBytes }));
+}
+
 export function resolveDbPaths(datadir: string, ancient?: string): DbPaths {
   const chaindata = join(resolve(datadir), 'chaindata');
   const root =

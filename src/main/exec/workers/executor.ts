@@ -7,7 +7,6 @@
 // replaced thread opens it again.
 
 import { fail, ok, type TaskResult } from '../../../workers/task.js';
-import { LmdbStore } from '../../common/db/lmdb.js';
 import { createLogger } from '../../common/logger/index.js';
 import type { Block } from '../../primitives/block/block.js';
 import { type BuildCandidate, candidateSource } from '../chain/buildCandidates.js';
@@ -17,9 +16,7 @@ import { ChainStore, type HeadChange } from '../chain/chainStore.js';
 import { importChain as importRun } from '../chain/importChain.js';
 import { BlockImporter, type ImportResult } from '../chain/importer.js';
 import { openStagePools, type StagePoolOptions, type StagePools } from '../chain/stagePools.js';
-import { BlockCache } from '../db/blockCache.js';
-import { Freezer } from '../db/freezer.js';
-import { Database, type DbPaths } from '../db/open.js';
+import { type Database, type DbPaths, openOnWorkerThread } from '../db/open.js';
 import type { SenderResult } from '../senders/interface.js';
 import type { FlatStateOptions } from '../state/flatState.js';
 
@@ -63,15 +60,7 @@ async function open(env: ExecutorEnv): Promise<Opened> {
     await closeOpened(o);
   }
   opened = (async () => {
-    const kv = new LmdbStore({ path: env.paths.chaindata });
-    // The coordinator's history service appends to the ancient store; this thread only reads it.
-    let ancients: Freezer | undefined;
-    try {
-      ancients = new Freezer({ dir: env.paths.ancientChain, readonly: true });
-    } catch {
-      ancients = undefined; // nothing frozen yet: every block this thread reads is in LMDB
-    }
-    const db = new Database('lmdb', kv, ancients, env.paths, new BlockCache({ maxBytes: env.blockCacheBytes }));
+    const db = openOnWorkerThread(env.paths, { readonly: false, blockCacheBytes: env.blockCacheBytes });
     const store = new ChainStore(db, env.reorgHistory === undefined ? {} : { reorgHistory: env.reorgHistory });
     store.config();
     const stages = openStagePools(db, env.stages);

@@ -7,14 +7,11 @@
 // meanwhile. lmdb-js shares the environment between the threads of a process; the worker opens it once, read-only.
 // Where no other thread can see the state (the in-memory store of --dev, a computed pending block) the coordinator
 // serves the reads instead (../evm/remoteScope.ts).
-import { LmdbStore } from '../../common/db/lmdb.js';
 import { TernError } from '../../common/errors.js';
 import type { Header } from '../../primitives/block/header.js';
 import type { ChainConfig } from '../../primitives/chainConfig.js';
 import { ChainView, equalBytes } from '../chain/chainView.js';
-import { BlockCache } from '../db/blockCache.js';
-import { Freezer } from '../db/freezer.js';
-import { Database } from '../db/open.js';
+import { type Database, openOnWorkerThread } from '../db/open.js';
 import type { CallScope } from '../evm/call.js';
 import type { SnapshotPin } from '../evm/remoteScope.js';
 import { TrieStateReader } from '../state/trieReader.js';
@@ -30,19 +27,9 @@ export function callDatabase(paths: SnapshotPin['paths']): Database {
   const previous = opened;
   opened = undefined;
   void previous?.db.close();
-  const kv = new LmdbStore({ path: paths.chaindata, readonly: true });
-  let ancients: Freezer | undefined;
-  try {
-    ancients = new Freezer({ dir: paths.ancientChain, readonly: true });
-  } catch {
-    ancients = undefined; // nothing frozen yet: every block a call reads is in LMDB
-  }
-  const db = new Database(
-    'lmdb',
-    kv,
-    ancients,
+  const db = openOnWorkerThread(
     { ...paths, ancient: paths.ancientChain },
-    new BlockCache({ maxBytes: BLOCK_CACHE_BYTES }),
+    { readonly: true, blockCacheBytes: BLOCK_CACHE_BYTES },
   );
   opened = { key: paths.chaindata, db };
   return db;
