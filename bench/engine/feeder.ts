@@ -1,7 +1,7 @@
 // The engine feeder: a chain file's blocks turned into Engine API payloads and delivered one by one, each as
 // engine_newPayloadV3 followed by engine_forkchoiceUpdatedV3 to it, as a consensus client drives a replica. The
 // same loop runs over HTTP+JWT (a spawned tern-exec) and against the EngineApi object in this process.
-import type { RpcClient } from '../../src/main/common/rpc/client.js';
+import { EncodedParams, type RpcClient } from '../../src/main/common/rpc/client.js';
 import type { EngineApi } from '../../src/main/exec/engine/api.js';
 import { payloadFromBlock } from '../../src/main/exec/engine/api.js';
 import { decodeBlock } from '../../src/main/primitives/block/block.js';
@@ -22,6 +22,11 @@ export interface PayloadCall {
 
 /** Where the payloads go; each answer is the payload status (VALID, INVALID, SYNCING, ACCEPTED). */
 export interface EngineSink {
+  /**
+   * Work the consensus client does before it sends (e.g. encoding the payloads as JSON), run before the clock
+   * starts: the in-process path has none, and the node's work is what is timed.
+   */
+  prepare?(calls: readonly PayloadCall[]): void;
   newPayload(call: PayloadCall): Promise<{ status: string; validationError: string | null }>;
   forkchoiceUpdated(head: Uint8Array): Promise<{ status: string; validationError: string | null }>;
 }
@@ -69,6 +74,7 @@ export async function feedPayloads(
   let gas = 0;
   let txs = 0;
   let head = '';
+  sink.prepare?.(calls);
   const started = performance.now();
   for (const call of calls) {
     const { payload } = call;
@@ -95,15 +101,20 @@ const forkchoice = (head: Uint8Array) => ({
   finalizedBlockHash: ZERO_HASH,
 });
 
+/** engine_newPayloadV3's params as JSON, as the consensus client sends them. */
+const newPayloadParams = (c: PayloadCall) =>
+  new EncodedParams(
+    JSON.stringify([executionPayloadToJson(c.payload), c.versionedHashes.map(hex), hex(c.parentBeaconBlockRoot)]),
+  );
+
 /** The Engine API over HTTP+JWT (the client carries the secret). */
 export function httpEngineSink(client: RpcClient): EngineSink {
+  const encoded = new WeakMap<PayloadCall, EncodedParams>();
   return {
-    newPayload: (c) =>
-      client.call('engine_newPayloadV3', [
-        executionPayloadToJson(c.payload),
-        c.versionedHashes.map(hex),
-        hex(c.parentBeaconBlockRoot),
-      ]),
+    prepare: (calls) => {
+      for (const c of calls) encoded.set(c, newPayloadParams(c));
+    },
+    newPayload: (c) => client.call('engine_newPayloadV3', encoded.get(c) ?? newPayloadParams(c)),
     forkchoiceUpdated: async (head) => {
       const f = forkchoice(head);
       const state = {

@@ -114,8 +114,17 @@ function replacer(_key: string, value: unknown): unknown {
   return value;
 }
 
-function encodeCall(id: number, method: string, params: readonly unknown[] | undefined): string {
-  return `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params ?? [], replacer)}}`;
+/**
+ * A call's params encoded ahead of time as a JSON array (a caller that sends the same large params again, or
+ * encodes off its critical path): sent as they are.
+ */
+export class EncodedParams {
+  constructor(readonly json: string) {}
+}
+
+function encodeCall(id: number, method: string, params: readonly unknown[] | EncodedParams | undefined): string {
+  const json = params instanceof EncodedParams ? params.json : JSON.stringify(params ?? [], replacer);
+  return `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${json}}`;
 }
 
 function asObject(v: unknown): Record<string, unknown> | undefined {
@@ -174,7 +183,11 @@ export class RpcClient {
   }
 
   /** Calls a method; resolves with its result or throws RpcError (remote) / RpcTransportError. */
-  async call<T = unknown>(method: string, params: readonly unknown[] = [], opts: CallOptions = {}): Promise<T> {
+  async call<T = unknown>(
+    method: string,
+    params: readonly unknown[] | EncodedParams = [],
+    opts: CallOptions = {},
+  ): Promise<T> {
     return this.#withRetry(method, opts, async (signal) => {
       const id = this.#nextId++;
       const answer = await this.#transport.request(encodeCall(id, method, params), [id], signal);

@@ -21,9 +21,10 @@ import type { Logger } from '../../common/logger/index.js';
 import type { TaskMapOf } from '../../pool/interface.js';
 import { PiscinaPool } from '../../pool/piscina.js';
 import type { Block } from '../../primitives/block/block.js';
-import { equalBytes } from '../../primitives/bytes.js';
+import { equalBytes, toHex } from '../../primitives/bytes.js';
 import { type BuildCandidate, candidatesFor } from '../chain/buildCandidates.js';
 import type { BuildAttributes, BuildTxSource } from '../chain/builder.js';
+import { MAX_BUILT_BLOCKS } from '../chain/builtBlocks.js';
 import type { ChainStore, HeadChange } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
 import type { ChainBlock } from '../chain/importChain.js';
@@ -42,6 +43,12 @@ export interface WorkerExecutorDeps {
 }
 
 export class WorkerBlockExecutor implements BlockExecutor {
+  /**
+   * The hashes of the thread's recent builds (as many as it keeps, ../chain/builtBlocks.ts), oldest first: a
+   * payload built elsewhere, every payload of a replica, costs newPayload no round trip to the busy thread.
+   */
+  readonly #builtHashes = new Set<string>();
+
   private constructor(
     private readonly store: ChainStore,
     private readonly pool: PiscinaPool<ExecutorTasks>,
@@ -84,6 +91,7 @@ export class WorkerBlockExecutor implements BlockExecutor {
   }
 
   async insertBuilt(hash: Uint8Array): Promise<boolean> {
+    if (!this.#builtHashes.has(toHex(hash))) return false;
     try {
       return await this.pool.run('insertBuilt', { env: this.env, hash });
     } finally {
@@ -132,7 +140,13 @@ export class WorkerBlockExecutor implements BlockExecutor {
 
   async build(parent: Uint8Array, attrs: BuildAttributes): Promise<BuiltPayload> {
     const candidates = this.candidates(parent, attrs);
-    return this.pool.run('build', { env: this.env, parent, attrs, candidates });
+    const built = await this.pool.run('build', { env: this.env, parent, attrs, candidates });
+    const key = toHex(built.hash);
+    this.#builtHashes.delete(key);
+    if (this.#builtHashes.size >= MAX_BUILT_BLOCKS)
+      this.#builtHashes.delete(this.#builtHashes.values().next().value as string);
+    this.#builtHashes.add(key);
+    return built;
   }
 
   /** Waits for the thread's writes, closes its database handle and stages, then stops the thread. */

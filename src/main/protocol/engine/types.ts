@@ -100,6 +100,35 @@ export const invalidParams = (message: string) => new RpcError(RpcErrorCode.inva
 
 const qty = (n: bigint): Hex => `0x${n.toString(16)}`;
 
+/**
+ * A list of hex data strings (a payload's transactions) decoded into views of ONE new buffer: one allocation and
+ * one pass for thousands of transactions, and a block that crosses to the executor thread as one buffer rather
+ * than one per transaction. The same checks and messages as `data` for each item.
+ */
+function dataList(v: unknown, what: string): Uint8Array[] {
+  if (!Array.isArray(v)) throw invalidParams(`${what} must be an array`);
+  let total = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
+    if (typeof x !== 'string' || !x.startsWith('0x') || (x.length & 1) !== 0)
+      throw invalidParams(`${what}[${i}]: invalid hex data`);
+    total += (x.length - 2) >> 1;
+  }
+  const bytes = new Uint8Array(total);
+  const out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const items: Uint8Array[] = new Array(v.length);
+  let at = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i] as string;
+    const n = (x.length - 2) >> 1;
+    // Buffer's hex decoder stops at the first pair that is not hex: fewer bytes than the text holds means bad hex.
+    if (n > 0 && out.write(x.slice(2), at, n, 'hex') !== n) throw invalidParams(`${what}[${i}]: invalid hex data`);
+    items[i] = bytes.subarray(at, at + n);
+    at += n;
+  }
+  return items;
+}
+
 function obj(v: unknown, what: string): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams(`${what} must be an object`);
   return v as Record<string, unknown>;
@@ -187,7 +216,7 @@ export function executionPayloadFromJson(v: unknown): ExecutionPayload {
     extraData: data(o.extraData, 'extraData'),
     baseFeePerGas: quantity(o.baseFeePerGas, 'baseFeePerGas', 256),
     blockHash: data(o.blockHash, 'blockHash', 32),
-    transactions: list(o.transactions, 'transactions', (x, w) => data(x, w)),
+    transactions: dataList(o.transactions, 'transactions'),
   };
   if (present(o.withdrawals)) p.withdrawals = list(o.withdrawals, 'withdrawals', withdrawalFromJson);
   if (present(o.blobGasUsed)) p.blobGasUsed = quantity(o.blobGasUsed, 'blobGasUsed');
@@ -239,7 +268,7 @@ export function payloadAttributesFromJson(v: unknown): PayloadAttributes {
   if (present(o.withdrawals)) a.withdrawals = list(o.withdrawals, 'withdrawals', withdrawalFromJson);
   if (present(o.parentBeaconBlockRoot))
     a.parentBeaconBlockRoot = data(o.parentBeaconBlockRoot, 'parentBeaconBlockRoot', 32);
-  if (present(o.transactions)) a.transactions = list(o.transactions, 'transactions', (x, w) => data(x, w));
+  if (present(o.transactions)) a.transactions = dataList(o.transactions, 'transactions');
   if (present(o.noTxPool)) {
     if (typeof o.noTxPool !== 'boolean') throw invalidParams('noTxPool must be a boolean');
     a.noTxPool = o.noTxPool;

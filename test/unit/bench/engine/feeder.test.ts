@@ -48,6 +48,21 @@ describe('engine feeder', () => {
     expect(latest).toMatchObject({ hash: meta.headHash, stateRoot: meta.headStateRoot });
   });
 
+  it("runs the sink's preparation (the consensus client's encoding) once, before the first payload is timed", async () => {
+    const seen: string[] = [];
+    const valid = { status: 'VALID', validationError: null };
+    const fed = await feedPayloads(calls, {
+      prepare: (all) => seen.push(`prepare ${all.length}`),
+      newPayload: async (c) => {
+        seen.push(`newPayload ${c.payload.blockNumber}`);
+        return valid;
+      },
+      forkchoiceUpdated: async () => valid,
+    });
+    expect(seen).toEqual(['prepare 4', 'newPayload 1', 'newPayload 2', 'newPayload 3', 'newPayload 4']);
+    expect(fed.head).toBe(meta.headHash);
+  });
+
   it('stops with the status when the node rejects a payload', async () => {
     // A wrong state root in block 2 (its hash recomputed by nobody): the node answers INVALID, blockhash mismatch.
     const bad = calls.map((c, i) => (i === 1 ? { ...c, payload: { ...c.payload, stateRoot: new Uint8Array(32) } } : c));

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcClient, retryTransient } from '../../../../../src/main/common/rpc/client.js';
+import { EncodedParams, RpcClient, retryTransient } from '../../../../../src/main/common/rpc/client.js';
 import { HttpRpcServer, type HttpRpcServerOptions } from '../../../../../src/main/common/rpc/http.js';
 import { createAuthRpcServer } from '../../../../../src/main/common/rpc/listeners.js';
 import { RpcError, RpcTransportError } from '../../../../../src/main/protocol/jsonrpc/errors.js';
@@ -41,6 +41,8 @@ for (const kind of ['http', 'ws'] as const) {
       expect(c.transport).toBe(kind);
       expect(await c.call('eth_chainId')).toBe('0x384');
       expect(await c.call('test_echo', [1n, Uint8Array.from([1, 2]), 'x'])).toEqual(['0x1', '0x0102', 'x']);
+      // Params encoded ahead of time go out as they are (not as a JSON string).
+      expect(await c.call('test_echo', new EncodedParams('["0x1",{"a":[2]}]'))).toEqual(['0x1', { a: [2] }]);
       const err = await c.call('test_fail').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RpcError);
       expect(err).toMatchObject({ code: 3, message: 'execution reverted', data: '0x08c379a0' });

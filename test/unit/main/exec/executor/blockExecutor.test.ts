@@ -297,3 +297,28 @@ describe.each([
     ).rejects.toMatchObject({ code: 'BLOCK_UNKNOWN_PARENT' });
   });
 });
+
+describe('BlockExecutor (worker): newPayload of a block it did not build', () => {
+  it('answers insertBuilt from the hashes of its builds, without queuing behind the thread', async () => {
+    const src = await inlineNode();
+    const dst = await workerNode();
+    try {
+      src.pool.txs = [pending(await transfer(0))];
+      const a1 = await src.executor.build(src.genesis, attrs(12n));
+      // The thread is busy with a1; a question about a block it never built must not wait for that.
+      const order: string[] = [];
+      const inserting = dst.executor.insert(a1.block).then(() => order.push('insert'));
+      const asked = dst.executor.insertBuilt(a1.hash).then((r) => order.push(`insertBuilt ${r}`));
+      await Promise.all([inserting, asked]);
+      expect(order).toEqual(['insertBuilt false', 'insert']);
+      // Its own builds still go to the thread.
+      dst.pool.txs = [];
+      const own = await dst.executor.build(a1.hash, attrs(24n));
+      expect(await dst.executor.insertBuilt(own.hash)).toBe(true);
+      expect(dst.store.hasState(own.hash)).toBe(true);
+    } finally {
+      await dst.close();
+      await src.close();
+    }
+  });
+});
