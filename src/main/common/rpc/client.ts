@@ -5,7 +5,7 @@
 // JSON-RPC (timeouts, HTTP status, broken connections, malformed answers) as RpcTransportError.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { gunzip } from 'node:zlib';
+import { gunzip, gunzipSync } from 'node:zlib';
 import { type RawData, WebSocket } from 'ws';
 import {
   notificationsUnsupported,
@@ -125,6 +125,25 @@ export class EncodedParams {
 function encodeCall(id: number, method: string, params: readonly unknown[] | EncodedParams | undefined): string {
   const json = params instanceof EncodedParams ? params.json : JSON.stringify(params ?? [], replacer);
   return `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${json}}`;
+}
+
+/**
+ * Compressed answers up to this size are inflated right here: the typical answer (a balance, a call's result)
+ * takes a few µs synchronously, where the asynchronous zlib stream costs ~50–120 µs of this thread's CPU and a
+ * thread-pool hop (the server's rule for compressing, http.ts, mirrored).
+ */
+const GUNZIP_INLINE_MAX = 8 * 1024;
+/** What an inline inflate may produce; a larger answer is inflated on the thread pool after all. */
+const GUNZIP_INLINE_OUTPUT_MAX = 1024 * 1024;
+
+/** The text of a small gzip answer, or undefined for the thread pool (large, or not valid gzip: its error there). */
+function smallGunzip(raw: Buffer): string | undefined {
+  if (raw.length > GUNZIP_INLINE_MAX) return undefined;
+  try {
+    return gunzipSync(raw, { maxOutputLength: GUNZIP_INLINE_OUTPUT_MAX }).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function asObject(v: unknown): Record<string, unknown> | undefined {
@@ -449,6 +468,11 @@ class HttpTransport implements Transport {
             settle(() => resolve(value));
           };
           if (res.headers['content-encoding'] === 'gzip') {
+            const small = smallGunzip(raw);
+            if (small !== undefined) {
+              finish(small);
+              return;
+            }
             gunzip(raw, (err, out) => {
               if (err) {
                 settle(() =>

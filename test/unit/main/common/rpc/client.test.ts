@@ -1,5 +1,6 @@
 // The JSON-RPC client against the server: calls, batches, error mapping, timeouts, retries, JWT, headers, WS.
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,10 +108,26 @@ describe('RpcClient HTTP specifics', () => {
     expect(err).toMatchObject({ code: 'RPC_HTTP_STATUS', status: 403, body: 'invalid host specified' });
   });
 
-  it('decompresses gzip answers', async () => {
+  it('decompresses gzip answers, small ones inline and large ones on the thread pool', async () => {
     const { address } = await start();
     const c = client(address.url);
     expect(await c.call('test_big', [5000])).toHaveLength(5000);
+    expect(await c.call('test_big', [3_000_000])).toHaveLength(3_000_000);
+  });
+
+  it('raises a broken gzip answer as a bad response', async () => {
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(Buffer.from('not gzip at all'));
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    closers.push(() => new Promise((r) => server.close(() => r())));
+    const c = client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    await expect(c.call('eth_chainId')).rejects.toMatchObject({ code: 'RPC_BAD_RESPONSE' });
   });
 
   it('retries temporary failures when a policy says so', async () => {
