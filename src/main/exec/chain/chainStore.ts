@@ -1,6 +1,7 @@
 // The chain in the database: genesis initialisation, head tracking, block/receipt reads by number and hash, and
-// moving the head. Block import (importer.ts) writes through commitBlock (canonical extension) or commitSideBlock
-// (a block stored beside the chain, executed but not canonical), each one atomic batch.
+// moving the head. Block import (importer.ts) writes through commitBlock (canonical extension), commitBlocks (a run
+// of canonical extensions, the pipelined import's group commit) or commitSideBlock (a block stored beside the chain,
+// executed but not canonical), each one atomic batch.
 //
 // The flat state always matches the head block. Each canonical block keeps its reverse state changes (for the
 // latest `reorgHistory` blocks), each side block its forward changes; setHead unwinds the canonical blocks down

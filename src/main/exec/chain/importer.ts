@@ -231,8 +231,9 @@ export class BlockImporter {
   /**
    * Imports a block that extends the canonical head and makes it the head (the fast path). With `pipeline`, the
    * call returns once the block is executed (header, body, gas, receipts and bloom checked) with its state root on
-   * the trie hasher and its write queued behind the writes before it (one atomic batch per block, in order): the next
-   * block then executes while the hasher computes this block's root and LMDB commits the blocks before. The root is
+   * the trie hasher and its write queued behind the writes before it (atomic and in order; blocks queued behind a
+   * commit in flight share the next batch, see writeGroup): the next block then executes while the hasher computes
+   * this block's root and LMDB commits the blocks before. The root is
    * compared with the header before the block is written and before the next block is accepted: a wrong root is
    * reported (InvalidBlockError naming this block) by the next importBlock or by settle(), the next block's work is
    * dropped and nothing after the block before is written. Call settle() to wait for the queued checks and writes (and
