@@ -3,9 +3,10 @@
 // each block's reverse changes are those of its own parent state (a reorg back through the group restores the state
 // exactly); a wrong root in the middle of a would-be group lands the blocks before it and nothing after; a group
 // whose commit fails writes none of its blocks, and the import resumes from the block before.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { KVStore, WriteBatch } from '../../../../../src/main/common/db/interface.js';
 import { createLogger } from '../../../../../src/main/common/logger/index.js';
 import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
@@ -28,10 +29,11 @@ const withBadRoot = (b: Block): Block => ({ ...b, header: { ...b.header, stateRo
 
 /**
  * Watches the store's batches: which block headers each committed batch wrote, in commit order. The batch writing
- * block `holdAt` waits for release(); `failAt` makes the batch writing that block fail without writing anything.
+ * block `holdAt` waits for release(); `failAt` makes the first batch writing that block fail without writing anything.
  */
 function watchCommits(kv: KVStore, opts: { holdAt?: number; failAt?: number } = {}) {
   const committed: number[][] = [];
+  let failAt = opts.failAt;
   let release!: () => void;
   const held = new Promise<void>((r) => {
     release = r;
@@ -56,7 +58,10 @@ function watchCommits(kv: KVStore, opts: { holdAt?: number; failAt?: number } = 
       },
       async commit() {
         if (opts.holdAt !== undefined && numbers.includes(opts.holdAt)) await held;
-        if (opts.failAt !== undefined && numbers.includes(opts.failAt)) throw new Error('injected commit failure');
+        if (failAt !== undefined && numbers.includes(failAt)) {
+          failAt = undefined; // once
+          throw new Error('injected commit failure');
+        }
         await inner.commit();
         if (numbers.length > 0) committed.push(numbers);
       },
@@ -65,8 +70,22 @@ function watchCommits(kv: KVStore, opts: { holdAt?: number; failAt?: number } = 
   return { committed, release };
 }
 
-async function setUp() {
-  const db = await openDatabase({ engine: 'memory' });
+/** Where each test's databases live: memory, or LMDB datadirs removed after the test. */
+const engines = ['memory', 'lmdb'] as const;
+const datadirs: string[] = [];
+
+afterEach(() => {
+  for (const d of datadirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function setUp(engine: (typeof engines)[number] = 'memory') {
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+  if (engine === 'memory') db = await openDatabase({ engine: 'memory' });
+  else {
+    const datadir = mkdtempSync(join(tmpdir(), 'tern-group-commit-'));
+    datadirs.push(datadir);
+    db = await openDatabase({ datadir });
+  }
   const store = new ChainStore(db);
   await store.initGenesis(parseGenesis(JSON.parse(readFileSync(join(TESTS, 'genesis.json'), 'utf8'))));
   const importer = await BlockImporter.create(store, new InlineSenderRecovery(), logger);
@@ -86,9 +105,9 @@ const turns = async (n = 5) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
 
-describe('group commit of pipelined imports', () => {
+describe.each(engines)('group commit of pipelined imports (%s)', (engine) => {
   it('writes the blocks queued behind a commit in flight in one batch, in order, each with its own reverse changes', async () => {
-    const { db, store, importer } = await setUp();
+    const { db, store, importer } = await setUp(engine);
     const { committed, release } = watchCommits(db.kv, { holdAt: 1 });
     for (let n = 1; n <= 6; n++) await importer.importBlock(block(n), { pipeline: true });
     await turns();
@@ -118,7 +137,7 @@ describe('group commit of pipelined imports', () => {
   });
 
   it('lands the blocks before a wrong state root in the middle of a would-be group, and nothing of it or after', async () => {
-    const { db, store, importer } = await setUp();
+    const { db, store, importer } = await setUp(engine);
     const { committed, release } = watchCommits(db.kv, { holdAt: 1 });
     for (let n = 1; n <= 3; n++) await importer.importBlock(block(n), { pipeline: true });
     const bad = withBadRoot(block(4));
@@ -142,7 +161,7 @@ describe('group commit of pipelined imports', () => {
   });
 
   it('writes none of a group whose commit fails; the import resumes from the block before it', async () => {
-    const { db, store, importer } = await setUp();
+    const { db, store, importer } = await setUp(engine);
     const { committed, release } = watchCommits(db.kv, { holdAt: 1, failAt: 3 });
     for (let n = 1; n <= 5; n++) await importer.importBlock(block(n), { pipeline: true });
     await turns();
@@ -151,8 +170,12 @@ describe('group commit of pipelined imports', () => {
     expect(committed).toEqual([[1]]);
     expect(hex(store.head().hash)).toBe(hex(headerHash(block(1).header)));
     for (let n = 2; n <= 5; n++) expect(store.headerByHash(headerHash(block(n).header))).toBeUndefined();
-    // A fresh store over the same database agrees (nothing of the group is there, the head is block 1).
+    // A fresh store over the same database agrees (nothing of the group is there, the head is block 1), and the
+    // import goes on from there.
     expect(hex(new ChainStore(db).head().hash)).toBe(hex(headerHash(block(1).header)));
+    for (let n = 2; n <= blocks.length; n++) await importer.importBlock(block(n), { pipeline: true });
+    await importer.settle();
+    expect(hex(store.head().hash)).toBe(hex(headerHash(block(blocks.length).header)));
     await db.close();
   });
 });
