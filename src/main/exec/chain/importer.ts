@@ -442,7 +442,8 @@ export class BlockImporter {
     }
     for (const e of group) {
       this.releaseLayer(e.verified as TrieCommit);
-      this.pendingNodes.splice(this.pendingNodes.indexOf(e), 1);
+      const i = this.pendingNodes.indexOf(e);
+      if (i >= 0) this.pendingNodes.splice(i, 1);
       if (equal(this.pendingHashes.get(e.number), e.hash)) this.pendingHashes.delete(e.number);
       e.resolve();
     }
