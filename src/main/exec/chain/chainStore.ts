@@ -1,6 +1,7 @@
 // The chain in the database: genesis initialisation, head tracking, block/receipt reads by number and hash, and
-// moving the head. Block import (importer.ts) writes through commitBlock (canonical extension) or commitSideBlock
-// (a block stored beside the chain, executed but not canonical), each one atomic batch.
+// moving the head. Block import (importer.ts) writes through commitBlock (canonical extension), commitBlocks (a run
+// of canonical extensions, the pipelined import's group commit) or commitSideBlock (a block stored beside the chain,
+// executed but not canonical), each one atomic batch.
 //
 // The flat state always matches the head block. Each canonical block keeps its reverse state changes (for the
 // latest `reorgHistory` blocks), each side block its forward changes; setHead unwinds the canonical blocks down
@@ -15,7 +16,8 @@
 // one node write in flight (the next commit waits for it), or after a crash that hit it, which
 // recoverUnpersistedHead() repairs at start-up by unwinding the head to the last persisted block.
 
-import type { WriteBatch } from '../../common/db/interface.js';
+import type { KVReader, WriteBatch } from '../../common/db/interface.js';
+import { StagedBatch } from '../../common/db/stagedBatch.js';
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { keccak256 } from '../../native/keccak.js';
@@ -370,11 +372,14 @@ export class ChainStore {
     );
   }
 
-  /** Drops the reverse changes that fall out of the reorg window once block `number` is the head. */
-  private pruneChanges(b: WriteBatch, number: bigint): void {
+  /**
+   * Drops the reverse changes that fall out of the reorg window once block `number` is the head; `r` reads the
+   * canonical index as the batch leaves it (a group of blocks may make that block canonical in the same batch).
+   */
+  private pruneChanges(b: WriteBatch, number: bigint, r: chain.ChainReader = this.db): void {
     const old = number - BigInt(this.reorgHistory);
-    if (old < 1n) return;
-    const hash = this.canonicalHash(old);
+    if (old < 1n || old > BigInt(Number.MAX_SAFE_INTEGER)) return;
+    const hash = chain.readCanonicalHash(r, Number(old));
     if (hash === undefined) return;
     chain.deleteReverseChanges(b, Number(old), hash);
     chain.deleteForwardChanges(b, Number(old), hash);
@@ -405,27 +410,64 @@ export class ChainStore {
   async commitBlock(c: BlockCommit, opts: { deferNodes?: boolean } = {}): Promise<void> {
     await this.nodesWritten();
     const defer = opts.deferNodes === true;
-    const head = this.head();
-    if (Buffer.compare(c.block.header.parentHash, head.hash) !== 0)
-      throw new TernError(
-        'BLOCK_NOT_ON_HEAD',
-        `block ${c.block.header.number} does not extend the head ${head.number}`,
-      );
+    this.checkExtends([c]);
     const b = this.db.kv.batch();
-    const n = Number(c.block.header.number);
-    const reverse = applyChanges(b, this.db.kv, changesFromDiff(c.diff, c.storageRoots));
-    chain.writeReverseChanges(b, n, c.hash, encodeChanges(reverse));
-    this.writeCodeAndNodes(b, c, !defer);
-    if (c.dataStored === true) this.writeCanonical(b, c.block, c.hash);
-    else this.writeBlock(b, c.block, c.hash, c.receipts, c.encodedReceipts);
-    this.writeHead(b, c.block.header.number, c.hash, !defer);
-    this.pruneChanges(b, c.block.header.number);
+    this.stageBlock(b, this.db.kv, this.db, c, !defer);
     await b.commit();
     this.cachedHead = { number: c.block.header.number, hash: c.hash, header: c.block.header };
     // Started after the head batch has committed (a later event turn, so lmdb-js does not fold the two into one
     // transaction); LMDB's single writer lands it before any later write.
-    if (defer) this.#nodeWrite = this.writeNodes(n, c);
+    if (defer) this.#nodeWrite = this.writeNodes(Number(c.block.header.number), c);
     headEvents(this.db).emit(this.cachedHead);
+  }
+
+  /**
+   * Group commit: persists a run of blocks, each extending the one before and the first the head, as commitBlock
+   * would one by one, but in ONE atomic batch (one LMDB transaction, one sync): a page several of them touch is
+   * written once. Each block's reverse changes are read over the writes of the blocks before it in the batch. After
+   * a crash the database holds all of them or none; the head then is the last of them or the head before.
+   */
+  async commitBlocks(cs: readonly BlockCommit[]): Promise<void> {
+    if (cs.length === 0) return;
+    await this.nodesWritten();
+    this.checkExtends(cs);
+    const staged = new StagedBatch(this.db.kv.batch(), this.db.kv);
+    const reader: chain.ChainReader = { kv: staged, ancients: this.db.ancients, history: this.db.history };
+    for (const c of cs) this.stageBlock(staged, staged, reader, c, true);
+    await staged.commit();
+    for (const c of cs) {
+      this.cachedHead = { number: c.block.header.number, hash: c.hash, header: c.block.header };
+      headEvents(this.db).emit(this.cachedHead);
+    }
+  }
+
+  /** Throws BLOCK_NOT_ON_HEAD unless the blocks form a chain whose first block is a child of the head. */
+  private checkExtends(cs: readonly BlockCommit[]): void {
+    let parent = this.head();
+    for (const c of cs) {
+      if (Buffer.compare(c.block.header.parentHash, parent.hash) !== 0)
+        throw new TernError(
+          'BLOCK_NOT_ON_HEAD',
+          `block ${c.block.header.number} does not extend the head ${parent.number}`,
+        );
+      parent = { number: c.block.header.number, hash: c.hash, header: c.block.header };
+    }
+  }
+
+  /**
+   * Queues what one block extending the head writes (commitBlock's batch) into `b`, reading the state the block
+   * applies to through `before` and the canonical index through `r`; without `nodes` its trie nodes and the
+   * last-persisted marker are left for a later batch.
+   */
+  private stageBlock(b: WriteBatch, before: KVReader, r: chain.ChainReader, c: BlockCommit, nodes: boolean): void {
+    const n = Number(c.block.header.number);
+    const reverse = applyChanges(b, before, changesFromDiff(c.diff, c.storageRoots));
+    chain.writeReverseChanges(b, n, c.hash, encodeChanges(reverse));
+    this.writeCodeAndNodes(b, c, nodes);
+    if (c.dataStored === true) this.writeCanonical(b, c.block, c.hash);
+    else this.writeBlock(b, c.block, c.hash, c.receipts, c.encodedReceipts);
+    this.writeHead(b, c.block.header.number, c.hash, nodes);
+    this.pruneChanges(b, c.block.header.number, r);
   }
 
   /** The deferred node batch of block `n`; a failure is kept for nodesWritten(). */

@@ -38,7 +38,7 @@ import type { FlatStateOptions } from '../state/flatState.js';
 import type { StateDiff, StateReader } from '../state/interface.js';
 import { DbStateReader } from '../state/stateStore.js';
 import { TrieStateReader } from '../state/trieReader.js';
-import type { ChainHead, ChainStore, HeadChange } from './chainStore.js';
+import type { BlockCommit, ChainHead, ChainStore, HeadChange } from './chainStore.js';
 import { processBlock } from './processBlock.js';
 import { validateHeader } from './validateHeader.js';
 
@@ -99,8 +99,17 @@ export interface ExecutedBlock {
   encodedReceipts?: Uint8Array[] | undefined;
 }
 
-/** Blocks whose writes may be queued (importBlock with `pipeline`) before the next import waits for the oldest. */
-const MAX_QUEUED_WRITES = 3;
+/**
+ * Blocks whose writes may be queued (importBlock with `pipeline`) before the next import waits for the oldest: room
+ * for a group being committed and the next group forming behind it.
+ */
+const MAX_QUEUED_WRITES = 8;
+/**
+ * Most blocks one group commit writes (one LMDB transaction). A block's write waits for no more than the commit in
+ * flight; meanwhile the blocks behind it whose state roots have checked out join it in the next transaction, where a
+ * page several of them touch is written once and the syncs are shared (bench/RESULTS.md, "Block import", session 9).
+ */
+const MAX_GROUP_BLOCKS = 6;
 /** Event-loop turns given to the writer and the pools between two pipelined blocks (~µs each when idle). */
 const EVENT_TURNS_BETWEEN_BLOCKS = 3;
 
@@ -137,6 +146,20 @@ interface Verifying {
   verified: Promise<TrieCommit>;
 }
 
+/** A queued block write (importBlock with `pipeline`), waiting for its commitment and for the writer. */
+interface QueuedWrite {
+  number: bigint;
+  hash: Uint8Array;
+  done: Executed;
+  commitment: Promise<TrieCommit>;
+  /** Set once the commitment has landed with the header's roots: the block may join a group commit. */
+  verified: TrieCommit | undefined;
+  /** Settles once the block is written or its write failed (never rejects). */
+  written: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
 export class BlockImporter {
   /**
    * The block whose post-state the executor's flat-state overlay holds (kept as a warm cache across blocks), or
@@ -149,7 +172,11 @@ export class BlockImporter {
   /** The first queued write that failed; importBlock and settle() report it. */
   private writeError: unknown;
   /** The queued blocks, in order, until their write is done (their trie nodes stay in the hasher's layers). */
-  private readonly pendingNodes: Array<{ number: bigint; written: Promise<void> }> = [];
+  private readonly pendingNodes: QueuedWrite[] = [];
+  /** The queued blocks whose write has not started, in order (the writer takes them in groups). */
+  private readonly waiting: QueuedWrite[] = [];
+  /** The group commit in flight, if any. */
+  private writing: Promise<void> | undefined;
   /** The last pipelined block whose state root is not known to be right yet. */
   private verifying: Verifying | undefined;
   /** Hashes of the queued blocks by number (BLOCKHASH before the canonical index has them). */
@@ -204,8 +231,9 @@ export class BlockImporter {
   /**
    * Imports a block that extends the canonical head and makes it the head (the fast path). With `pipeline`, the
    * call returns once the block is executed (header, body, gas, receipts and bloom checked) with its state root on
-   * the trie hasher and its write queued behind the writes before it (one atomic batch per block, in order): the next
-   * block then executes while the hasher computes this block's root and LMDB commits the blocks before. The root is
+   * the trie hasher and its write queued behind the writes before it (atomic and in order; blocks queued behind a
+   * commit in flight share the next batch, see writeGroup): the next block then executes while the hasher computes
+   * this block's root and LMDB commits the blocks before. The root is
    * compared with the header before the block is written and before the next block is accepted: a wrong root is
    * reported (InvalidBlockError naming this block) by the next importBlock or by settle(), the next block's work is
    * dropped and nothing after the block before is written. Call settle() to wait for the queued checks and writes (and
@@ -301,25 +329,12 @@ export class BlockImporter {
         throw err;
       }
     }
-    const write = async (): Promise<TrieCommit> => {
-      const c = await commitment;
-      await this.store.commitBlock({
-        block,
-        hash,
-        receipts: done.receipts,
-        encodedReceipts: done.encodedReceipts,
-        diff: done.diff,
-        storageRoots: c.storageRoots,
-        newNodes: c.newNodes,
-      });
-      return c;
-    };
     if (queueWrite) {
-      this.enqueue(block, hash, write);
+      this.enqueue(done, commitment);
       if (pipelined) this.verifying = { number: header.number, verified: commitment };
     } else {
       const t = performance.now();
-      await this.persist(write);
+      await this.persist(async () => this.store.commitBlock(blockCommit(done, await commitment)));
       timings.persistence += performance.now() - t;
     }
     this.logger.debug('Imported block', {
@@ -360,27 +375,86 @@ export class BlockImporter {
    * Queues a block's write (which first waits for its commitment) behind the queued ones; its hash stays readable
    * until it is written, and its trie nodes in the hasher's layers.
    */
-  private enqueue(block: Block, hash: Uint8Array, write: () => Promise<TrieCommit>): void {
+  private enqueue(done: Executed, commitment: Promise<TrieCommit>): void {
+    const { block, hash } = done;
     const number = block.header.number;
-    const before = this.queue?.promise ?? Promise.resolve();
-    const promise = before.then(write).then(
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const entry: QueuedWrite = {
+      number,
+      hash,
+      done,
+      commitment,
+      verified: undefined,
+      // Seen by settle() or the next importBlock.
+      written: promise.catch(() => {}),
+      resolve,
+      reject,
+    };
+    commitment.then(
       (c) => {
-        this.releaseLayer(c);
-        this.pendingNodes.splice(this.pendingNodes.indexOf(entry), 1);
-        if (equal(this.pendingHashes.get(number), hash)) this.pendingHashes.delete(number);
+        entry.verified = c;
       },
-      (err: unknown) => {
-        this.cachedState = undefined;
-        this.writeError ??= err;
-        throw err;
-      },
+      () => {},
     );
-    // Seen by settle() or the next importBlock.
-    const written = promise.catch(() => {});
-    const entry = { number, written };
+    this.waiting.push(entry);
     this.pendingNodes.push(entry);
     this.pendingHashes.set(number, hash);
     this.queue = { promise, head: { number, hash, header: block.header } };
+    this.pump();
+  }
+
+  /** Starts the next group commit unless one is in flight. */
+  private pump(): void {
+    if (this.writing !== undefined || this.waiting.length === 0) return;
+    this.writing = this.writeGroup().finally(() => {
+      this.writing = undefined;
+      this.pump();
+    });
+  }
+
+  /**
+   * Writes the oldest waiting block, once its commitment checks out, together with the blocks behind it whose
+   * commitments already have (up to MAX_GROUP_BLOCKS): one atomic batch (ChainStore.commitBlocks). A wrong root or a
+   * failed write fails that block's write and every one queued after it; nothing after the block before is written.
+   */
+  private async writeGroup(): Promise<void> {
+    const first = this.waiting[0];
+    if (first === undefined) return;
+    try {
+      first.verified = await first.commitment;
+    } catch (err) {
+      this.failQueued(err, []);
+      return;
+    }
+    let size = 1;
+    while (size < MAX_GROUP_BLOCKS && this.waiting[size]?.verified !== undefined) size++;
+    const group = this.waiting.splice(0, size);
+    try {
+      await this.store.commitBlocks(group.map((e) => blockCommit(e.done, e.verified as TrieCommit)));
+    } catch (err) {
+      this.failQueued(err, group);
+      return;
+    }
+    for (const e of group) {
+      this.releaseLayer(e.verified as TrieCommit);
+      const i = this.pendingNodes.indexOf(e);
+      if (i >= 0) this.pendingNodes.splice(i, 1);
+      if (equal(this.pendingHashes.get(e.number), e.hash)) this.pendingHashes.delete(e.number);
+      e.resolve();
+    }
+  }
+
+  /** A queued write failed: it and every write queued after it fail with its error (settle() reports it once). */
+  private failQueued(err: unknown, group: QueuedWrite[]): void {
+    this.cachedState = undefined;
+    this.writeError ??= err;
+    const failed = [...group, ...this.waiting.splice(0)];
+    for (const e of failed) e.reject(err);
   }
 
   /**
@@ -767,6 +841,19 @@ export class BlockImporter {
       return r.address;
     });
   }
+}
+
+/** What ChainStore writes for an executed block whose commitment checked out. */
+function blockCommit(done: Executed, c: TrieCommit): BlockCommit {
+  return {
+    block: done.block,
+    hash: done.hash,
+    receipts: done.receipts,
+    encodedReceipts: done.encodedReceipts,
+    diff: done.diff,
+    storageRoots: c.storageRoots,
+    newNodes: c.newNodes,
+  };
 }
 
 /** The L2ToL1MessagePasser's storage root after a block: from the block's commitment, else as it was. */

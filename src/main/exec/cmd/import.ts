@@ -2,8 +2,8 @@
 // files decompressed), printing progress with blocks/s and Mgas/s. An invalid block stops the import with its number and reason; the
 // blocks before it stay. After a crash, running the same import again skips the blocks already persisted.
 // The import is a pipeline (ARCHITECTURE.md, data flow of block import): blocks are decoded ahead and their senders
-// recovered on the worker pool while earlier blocks execute, and each block's write (one atomic batch, in order)
-// is committed by LMDB while the next block executes.
+// recovered on the worker pool while earlier blocks execute, and each block's write (atomic, in order; the blocks
+// that queue up behind a commit in flight are committed together) is committed by LMDB while the next block executes.
 // --nocompaction is accepted and changes nothing: geth compacts its LSM database (LevelDB/Pebble) after an import
 // unless it is given; LMDB is a B+tree that reuses freed pages in place and has no compaction to run or skip.
 import { readFileSync } from 'node:fs';
