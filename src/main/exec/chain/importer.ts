@@ -665,6 +665,16 @@ export class BlockImporter {
   ): Promise<Executed> {
     const config = this.store.config();
     const header = block.header;
+    // newPayload: recovery starts before the checks below, and execution on the first chunk while the pool
+    // recovers the rest. Recovered ahead (import, sync), or needed whole before execution (the prefetch's
+    // addresses): no stream.
+    let stream: SenderStream | undefined;
+    let t = performance.now();
+    if (pendingSenders === undefined && !this.hasher.prefetching) {
+      stream = this.senders.recoverStream(block.transactions);
+      for (const c of stream.chunks) c.catch(() => {}); // a block that fails early leaves its chunks unawaited
+    }
+    const streamStart = performance.now() - t;
     const optimism = isOptimism(config);
     try {
       validateHeader(config, header, parent, optimism ? { optimism } : {});
@@ -683,19 +693,14 @@ export class BlockImporter {
     if (!isthmus && block.withdrawals && !equal(withdrawalsRoot(block.withdrawals), header.withdrawalsRoot))
       invalid(block, 'withdrawals root hash mismatch');
 
-    let t = performance.now();
+    t = performance.now();
     let senders: Uint8Array[];
     let lookup: ((i: number) => Promise<Uint8Array>) | undefined;
-    let stream: SenderStream | undefined;
     let waited = 0;
-    if (pendingSenders !== undefined || this.hasher.prefetching) {
-      // Recovered ahead (import, sync), or needed whole before execution (the prefetch's addresses).
+    if (stream === undefined) {
       senders = this.checkSenders(block, await (pendingSenders ?? this.senders.recover(block.transactions)));
     } else {
-      // newPayload: execution starts with the first chunk while the pool recovers the rest.
-      const s = this.senders.recoverStream(block.transactions);
-      for (const c of s.chunks) c.catch(() => {}); // a block that fails early leaves later chunks unawaited
-      stream = s;
+      const s = stream;
       senders = [];
       lookup = async (i) => {
         const w = performance.now();
@@ -706,7 +711,7 @@ export class BlockImporter {
         return r.address;
       };
     }
-    timings.senders = performance.now() - t;
+    timings.senders = streamStart + performance.now() - t;
 
     t = performance.now();
     // The hasher warms the account-trie paths this block will change while it executes (--cache.noprefetch).
