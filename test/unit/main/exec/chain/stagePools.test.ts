@@ -74,12 +74,18 @@ describe('openStagePools', () => {
     // The hasher's thread starts with the first block hashed, not before (./hasher/lazy.test.ts).
     expect(onDisk.hasher).toBeInstanceOf(LazyTrieHasher);
     expect((onDisk.hasher as LazyTrieHasher).started).toBe(false);
+    // The hasher's thread reads a block's accounts while it executes, on any number of cores (not --cache.noprefetch).
+    expect(onDisk.hasher.warming).toBe(true);
     await onDisk.close();
+    const noPrefetch = openStagePools(disk, { workers: true, hasher: { prefetch: false }, senderChunk: 8 });
+    expect(noPrefetch.hasher.warming).toBe(false);
+    await noPrefetch.close();
     const inline = openStagePools(disk, { workers: false, hasher: { prefetch: true }, senderChunk: 8 });
     expect(inline.thread).toBe('inline');
     expect(inline.senders).toBeInstanceOf(InlineSenderRecovery);
     expect(inline.hasher).toBeInstanceOf(InlineTrieHasher);
     expect(inline.prefetch).toBe(false);
+    expect(inline.hasher.warming).toBe(false);
     await disk.close();
     const memory = await openDatabase({ engine: 'memory' });
     const mem = openStagePools(memory, { workers: true, hasher: {}, senderChunk: 8 });
