@@ -21,6 +21,9 @@ export interface PooledSenderRecoveryOptions extends PiscinaPoolOptions {
 
 export const pooledSenderRecoveryDefaults = { chunkSize: 16, firstChunk: 4 } as const;
 
+/** Tasks admitted and handed to the threads at once: every chunk of a large block (a 1,000-tx one is 20). */
+const STREAM_TASKS = 32;
+
 export class PooledSenderRecovery implements SenderRecovery {
   readonly #pool: WorkerPool<SenderTasks>;
   readonly #chunk: number;
@@ -33,7 +36,16 @@ export class PooledSenderRecovery implements SenderRecovery {
     const { chunkSize, firstChunk, ...poolOpts } = opts;
     this.#chunk = Math.max(1, chunkSize ?? pooledSenderRecoveryDefaults.chunkSize);
     this.#first = Math.min(this.#chunk, Math.max(1, firstChunk ?? pooledSenderRecoveryDefaults.firstChunk));
-    this.#pool = deps.pool ?? new PiscinaPool<SenderTasks>(SENDERS_WORKER, poolOpts, deps);
+    // A block's chunks all go to the threads at once, each thread running its share back to back: handed out one
+    // at a time, the next chunk would wait for the executor's event loop, which execution on recovered chunks
+    // does not turn (the pool idled while execution went on, then execution waited for it).
+    this.#pool =
+      deps.pool ??
+      new PiscinaPool<SenderTasks>(
+        SENDERS_WORKER,
+        { maxQueue: STREAM_TASKS, tasksPerThread: STREAM_TASKS, ...poolOpts },
+        deps,
+      );
   }
 
   /** Whole batches (ahead of execution, nothing waits for a first chunk): equal chunks. */

@@ -87,16 +87,7 @@ export class HasherCore {
    */
   warm(db: NodeReader, stateRoot: Uint8Array, addresses: readonly Uint8Array[]): number {
     if (addresses.length === 0) return 0;
-    const rootKey = nodeKey(stateRoot);
-    let known = this.#warmed.get(rootKey);
-    if (known === undefined) {
-      known = new Map();
-      this.#warmed.set(rootKey, known);
-      for (const old of this.#warmed.keys()) {
-        if (this.#warmed.size <= MAX_WARMED_ROOTS) break;
-        this.#warmed.delete(old);
-      }
-    }
+    const known = this.#knownAt(stateRoot);
     const keys = keccak256Batch(addresses);
     const trie = new MerkleTrie(this.reader(db));
     let read = 0;
@@ -114,6 +105,21 @@ export class HasherCore {
     return read;
   }
 
+  /** The accounts remembered for the commit on `stateRoot` (a new, empty set for a new root; old roots go). */
+  #knownAt(stateRoot: Uint8Array): Map<string, Uint8Array | null> {
+    const rootKey = nodeKey(stateRoot);
+    let known = this.#warmed.get(rootKey);
+    if (known === undefined) {
+      known = new Map();
+      this.#warmed.set(rootKey, known);
+      for (const old of this.#warmed.keys()) {
+        if (this.#warmed.size <= MAX_WARMED_ROOTS) break;
+        this.#warmed.delete(old);
+      }
+    }
+    return known;
+  }
+
   /** Layers kept (tests, metrics). */
   get layers(): number {
     return this.#layers.length;
@@ -122,16 +128,19 @@ export class HasherCore {
   /**
    * Walks the account-trie paths of `addresses` in the trie at `stateRoot`, so their nodes are in the cache when the
    * block's commitment reads them (geth's trie prefetcher). A missing node ends that path quietly: prefetching is a
-   * hint (the root may be one whose block is still being hashed, or invalid). Returns the paths walked to the end.
+   * hint (the root may be one whose block is still being hashed, or invalid). The accounts found are remembered for
+   * the commit on that root, as warm() does. Returns the paths walked to the end.
    */
   prefetch(db: NodeReader, stateRoot: Uint8Array, addresses: readonly Uint8Array[]): number {
     if (addresses.length === 0) return 0;
+    const known = this.#knownAt(stateRoot);
     const keys = keccak256Batch(addresses);
     const trie = new MerkleTrie(this.reader(db));
     let walked = 0;
     for (let i = 0; i < addresses.length; i++) {
+      const key = keys.subarray(32 * i, 32 * i + 32);
       try {
-        trie.get(stateRoot, keys.subarray(32 * i, 32 * i + 32));
+        known.set(nodeKey(key), trie.get(stateRoot, key)?.slice() ?? null);
         walked++;
       } catch {
         // TRIE_MISSING_NODE: nothing to warm on this path.
