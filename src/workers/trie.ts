@@ -84,6 +84,18 @@ export function prefetch(input: PrefetchInput): TaskResult<{ walked: number }> {
   }
 }
 
+/** Accounts read ahead for the next commit on `stateRoot` (HasherCore.warm). */
+export function warm(input: PrefetchInput): TaskResult<{ read: number }> {
+  try {
+    const { core, db } = setup(input);
+    const addresses: Uint8Array[] = [];
+    for (let i = 0; i + 20 <= input.addresses.length; i += 20) addresses.push(input.addresses.subarray(i, i + 20));
+    return ok({ read: core.warm(db, input.stateRoot, addresses) });
+  } catch (err) {
+    return fail(err);
+  }
+}
+
 /** The node cache's figures and the layers kept (tests, metrics). */
 export function stats(input: TrieTaskBase): TaskResult<StatsOutput> {
   try {

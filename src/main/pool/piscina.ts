@@ -27,6 +27,12 @@ export interface PiscinaPoolOptions {
   minThreads?: number;
   /** How long a thread beyond minThreads may sit idle before it exits; default 60 s. */
   idleTimeoutMs?: number;
+  /**
+   * Tasks handed to one thread at once (piscina's concurrentTasksPerWorker); default 1. A thread runs its tasks
+   * back to back (they are synchronous), while with one at a time it waits for this thread's event loop to take its
+   * result and hand it the next, which a busy thread (the executor awaiting settled chunks) does not turn.
+   */
+  tasksPerThread?: number;
 }
 
 export const piscinaPoolDefaults = {
@@ -69,6 +75,9 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
     const minThreads = opts.minThreads ?? 1;
     if (!Number.isInteger(minThreads) || minThreads < 1 || minThreads > threads)
       throw new RangeError(`minThreads must be an integer from 1 to threads (${threads}): ${minThreads}`);
+    const tasksPerThread = opts.tasksPerThread ?? 1;
+    if (!Number.isInteger(tasksPerThread) || tasksPerThread < 1)
+      throw new RangeError(`tasksPerThread must be a positive integer: ${tasksPerThread}`);
     this.threads = threads;
     this.capacity = threads + maxQueue;
     this.name = worker;
@@ -81,6 +90,7 @@ export class PiscinaPool<M extends TaskMap> implements WorkerPool<M> {
       minThreads,
       maxThreads: threads,
       idleTimeout: opts.idleTimeoutMs ?? piscinaPoolDefaults.idleTimeoutMs,
+      concurrentTasksPerWorker: tasksPerThread,
       recordTiming: false,
       workerData: { ternPool: worker, ternTasks: workerPath(worker) } satisfies PoolThreadData,
       // 'sync' parks idle threads in Atomics.wait and runs queued tasks without returning to the event loop, so

@@ -50,10 +50,11 @@ export const PERFORMANCE_FLAGS: readonly FlagSpec[] = [
     kind: 'bool',
     default: false,
     help:
-      'Disable heuristic state prefetch during block import (by default, on machines with more than 2 cores, ' +
-      "the trie hasher thread (`tern-exec import` and the node's newPayload) walks the account-trie paths of a " +
-      "block's senders and recipients into its node cache while the block executes; with 2 cores or fewer it is " +
-      'off, its CPU slowed import)',
+      'Disable heuristic state prefetch during block import (by default the trie hasher thread reads the accounts ' +
+      'a newPayload block changes (fee recipient, recipients, senders) while the block executes, so its state root ' +
+      'skips those trie walks; on machines with more than 2 cores it also walks the account-trie paths of a ' +
+      "block's senders and recipients into its node cache for `tern-exec import` and newPayload; with 2 cores or " +
+      'fewer that part is off, its CPU slowed import)',
     category: PERF,
     toml: 'Eth.NoPrefetch',
     implemented: true,

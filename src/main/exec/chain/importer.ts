@@ -32,7 +32,7 @@ import { createExecutor } from '../evm/executor.js';
 import type { Executor } from '../evm/transition.js';
 import { InlineTrieHasher } from '../hasher/inline.js';
 import type { TrieCommit, TrieHasher } from '../hasher/interface.js';
-import { touchedAddresses } from '../hasher/touched.js';
+import { touchedAddresses, txAddresses } from '../hasher/touched.js';
 import { type SenderRecovery, type SenderResult, type SenderStream, streamedSender } from '../senders/interface.js';
 import type { FlatStateOptions } from '../state/flatState.js';
 import type { StateDiff, StateReader } from '../state/interface.js';
@@ -739,6 +739,17 @@ export class BlockImporter {
   ): Promise<Executed> {
     const config = this.store.config();
     const header = block.header;
+    // newPayload: recovery starts before the checks below, and execution on the first chunk while the pool
+    // recovers the rest. Recovered ahead (import, sync), or needed whole before execution (the prefetch's
+    // addresses): no stream.
+    let stream: SenderStream | undefined;
+    let t = performance.now();
+    if (pendingSenders === undefined && !this.hasher.prefetching) {
+      stream = this.senders.recoverStream(block.transactions);
+      for (const c of stream.chunks) c.catch(() => {}); // a block that fails early leaves its chunks unawaited
+    }
+    if (stream !== undefined && this.hasher.warming) this.warmAhead(block, parent.stateRoot, stream);
+    const streamStart = performance.now() - t;
     const optimism = isOptimism(config);
     try {
       validateHeader(config, header, parent, optimism ? { optimism } : {});
@@ -757,19 +768,14 @@ export class BlockImporter {
     if (!isthmus && block.withdrawals && !equal(withdrawalsRoot(block.withdrawals), header.withdrawalsRoot))
       invalid(block, 'withdrawals root hash mismatch');
 
-    let t = performance.now();
+    t = performance.now();
     let senders: Uint8Array[];
     let lookup: ((i: number) => Promise<Uint8Array>) | undefined;
-    let stream: SenderStream | undefined;
     let waited = 0;
-    if (pendingSenders !== undefined || this.hasher.prefetching) {
-      // Recovered ahead (import, sync), or needed whole before execution (the prefetch's addresses).
+    if (stream === undefined) {
       senders = this.checkSenders(block, await (pendingSenders ?? this.senders.recover(block.transactions)));
     } else {
-      // newPayload: execution starts with the first chunk while the pool recovers the rest.
-      const s = this.senders.recoverStream(block.transactions);
-      for (const c of s.chunks) c.catch(() => {}); // a block that fails early leaves later chunks unawaited
-      stream = s;
+      const s = stream;
       senders = [];
       lookup = async (i) => {
         const w = performance.now();
@@ -780,7 +786,7 @@ export class BlockImporter {
         return r.address;
       };
     }
-    timings.senders = performance.now() - t;
+    timings.senders = streamStart + performance.now() - t;
 
     t = performance.now();
     // The hasher warms the account-trie paths this block will change while it executes (--cache.noprefetch).
@@ -827,6 +833,32 @@ export class BlockImporter {
     const diff = this.executor.state.diff();
     timings.execution = performance.now() - t - waited;
     return { block, hash, receipts: outcome.receipts, diff, senders, isthmus, encodedReceipts };
+  }
+
+  /**
+   * Has the hasher read, on its thread and while the block executes, the accounts the block will change (their
+   * storage roots are what the commitment reads from the parent's trie): the fee recipient and the addresses the
+   * transactions name at once, each chunk's senders once recovered. Accounts only execution reveals (a contract's
+   * callees) are read by the commitment as before.
+   */
+  private warmAhead(block: Block, stateRoot: Uint8Array, stream: SenderStream): void {
+    const seen = new Set<string>();
+    const fresh = (list: readonly Uint8Array[]) =>
+      list.filter((a) => {
+        const key = Buffer.from(a.buffer, a.byteOffset, a.length).toString('latin1');
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    const named: Uint8Array[] = [block.header.coinbase];
+    for (const raw of block.transactions) txAddresses(raw, named);
+    this.hasher.warm(stateRoot, fresh(named));
+    for (const chunk of stream.chunks) {
+      chunk.then(
+        (results) => this.hasher.warm(stateRoot, fresh(results.flatMap((r) => (r.ok ? [r.address] : [])))),
+        () => {},
+      );
+    }
   }
 
   /** The senders of a block's transactions; a signature that does not recover makes the block invalid. */

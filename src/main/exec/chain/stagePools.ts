@@ -52,10 +52,13 @@ export function openStagePools(db: Database, opts: StagePoolOptions, deps: { log
   const path = db.paths?.chaindata;
   const prefetch = path !== undefined && (opts.hasher.prefetch ?? false) && availableParallelism() > PREFETCH_MIN_CORES;
   // The hasher's thread starts with the first block hashed (a node on the executor thread never hashes here).
+  // Reading a block's accounts ahead moves work off its critical path rather than adding any: on every machine,
+  // unless --cache.noprefetch.
+  const warm = opts.hasher.prefetch ?? true;
   const hasher =
     path === undefined
       ? inlineHasher(db, opts)
-      : new LazyTrieHasher(() => new PooledTrieHasher({ ...opts.hasher, prefetch, path }, deps), prefetch);
+      : new LazyTrieHasher(() => new PooledTrieHasher({ ...opts.hasher, prefetch, warm, path }, deps), prefetch, warm);
   return {
     senders,
     hasher,

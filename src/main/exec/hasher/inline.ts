@@ -59,6 +59,11 @@ export class InlineTrieHasher implements TrieHasher {
     }
   }
 
+  /** On the calling thread reading ahead overlaps nothing: the commit reads them. */
+  readonly warming = false;
+
+  warm(): void {}
+
   release(layer: number): void {
     this.core.release([layer]);
   }

@@ -8,9 +8,11 @@ export interface TrieHasherOptions {
   cacheMB?: number;
   /** Walk the account-trie paths of a block's senders and recipients before its commitment (off: --cache.noprefetch). */
   prefetch?: boolean;
+  /** Read the accounts a block changes while it executes (TrieHasher.warm); only a hasher on its own thread does. */
+  warm?: boolean;
 }
 
-export const trieHasherDefaults = { cacheMB: 0, prefetch: true } as const;
+export const trieHasherDefaults = { cacheMB: 0, prefetch: true, warm: true } as const;
 
 export interface TrieCommit extends StateCommitmentResult {
   /** The layer holding the new nodes until release() (commit with `keep`); undefined otherwise. */
@@ -31,6 +33,16 @@ export interface TrieHasher {
    * trie at `stateRoot`, ahead of the block's commitment. Does nothing when prefetching is off. Never fails.
    */
   prefetch(stateRoot: Uint8Array, addresses: readonly Uint8Array[]): void;
+  /**
+   * Whether warm() does anything: the hasher has a thread of its own to read accounts on while the block executes
+   * (and --cache.noprefetch is not set).
+   */
+  readonly warming: boolean;
+  /**
+   * Read the accounts at `addresses` (ones the executing block changes) in the trie at `stateRoot` now, for the
+   * block's commitment on that root, which then skips their walks. Does nothing when not warming. Never fails.
+   */
+  warm(stateRoot: Uint8Array, addresses: readonly Uint8Array[]): void;
   /** The layer's block is written (or discarded): its nodes are read from the database (and cache) from now on. */
   release(layer: number): void;
   close(): Promise<void>;

@@ -7,10 +7,11 @@ import type { TrieCommit, TrieHasher } from './interface.js';
 export class LazyTrieHasher implements TrieHasher {
   #inner: TrieHasher | undefined;
 
-  /** `start` makes the hasher on first use; `prefetching` is what it will answer (callers read it before). */
+  /** `start` makes the hasher on first use; `prefetching` and `warming` are what it will answer (read before). */
   constructor(
     private readonly start: () => TrieHasher,
     readonly prefetching: boolean,
+    readonly warming = false,
   ) {}
 
   /** Whether the hasher (and its thread) has been started. */
@@ -27,6 +28,12 @@ export class LazyTrieHasher implements TrieHasher {
     if (!this.prefetching) return;
     this.#inner ??= this.start();
     this.#inner.prefetch(stateRoot, addresses);
+  }
+
+  warm(stateRoot: Uint8Array, addresses: readonly Uint8Array[]): void {
+    if (!this.warming) return;
+    this.#inner ??= this.start();
+    this.#inner.warm(stateRoot, addresses);
   }
 
   release(layer: number): void {

@@ -32,6 +32,11 @@ export class PooledTrieHasher implements TrieHasher {
   get prefetching(): boolean {
     return this.#prefetch;
   }
+  readonly #warm: boolean;
+
+  get warming(): boolean {
+    return this.#warm;
+  }
   /** Layers released since the last task: sent with the next one (no round trip of their own). */
   #released: number[] = [];
   #nextLayer = 1;
@@ -40,6 +45,7 @@ export class PooledTrieHasher implements TrieHasher {
     this.#path = opts.path;
     this.#cacheBytes = cacheBytes(opts);
     this.#prefetch = opts.prefetch ?? trieHasherDefaults.prefetch;
+    this.#warm = opts.warm ?? trieHasherDefaults.warm;
     // One thread, a deep queue: a block's prefetch and commit tasks never wait for admission.
     this.#pool = deps.pool ?? new PiscinaPool<TrieTasks>(TRIE_WORKER, { threads: 1, maxQueue: 256 }, deps);
   }
@@ -62,12 +68,21 @@ export class PooledTrieHasher implements TrieHasher {
   }
 
   prefetch(stateRoot: Uint8Array, addresses: readonly Uint8Array[]): void {
-    if (!this.#prefetch || addresses.length === 0) return;
+    if (this.#prefetch) this.#send('prefetch', stateRoot, addresses);
+  }
+
+  warm(stateRoot: Uint8Array, addresses: readonly Uint8Array[]): void {
+    if (this.#warm) this.#send('warm', stateRoot, addresses);
+  }
+
+  /** A hint task: queued before the commit it helps (one thread, FIFO); its failure is nobody's. */
+  #send(task: 'prefetch' | 'warm', stateRoot: Uint8Array, addresses: readonly Uint8Array[]): void {
+    if (addresses.length === 0) return;
     const packed = new Uint8Array(20 * addresses.length);
     for (let i = 0; i < addresses.length; i++) packed.set((addresses[i] as Uint8Array).subarray(0, 20), 20 * i);
     this.#pool
       .run(
-        'prefetch',
+        task,
         { ...this.#base(), stateRoot: stateRoot.slice(), addresses: packed },
         { transfer: [packed.buffer as ArrayBuffer] },
       )

@@ -20,7 +20,7 @@ export class InlineSenderRecovery implements SenderRecovery {
 
   /** On this thread nothing overlaps: one chunk. */
   recoverStream(txs: readonly Uint8Array[]): SenderStream {
-    return { chunkSize: Math.max(1, txs.length), chunks: [this.recover(txs)] };
+    return { starts: [0], chunks: [this.recover(txs)] };
   }
 
   async close(): Promise<void> {}

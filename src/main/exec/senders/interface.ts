@@ -15,14 +15,30 @@ export interface SenderRecovery {
   close(): Promise<void>;
 }
 
-/** Chunk k resolves the senders of transactions [k·chunkSize, (k+1)·chunkSize). */
+/**
+ * Chunk k resolves the senders of transactions [starts[k], starts[k+1]) (the last runs to the end). Chunks may grow:
+ * a small first one lets execution start sooner.
+ */
 export interface SenderStream {
-  readonly chunkSize: number;
+  readonly starts: readonly number[];
   readonly chunks: ReadonlyArray<Promise<SenderResult[]>>;
+}
+
+/** The chunk of a stream that holds transaction i (the last chunk whose start is ≤ i). */
+function chunkOf(starts: readonly number[], i: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** The result for transaction i of a stream. */
 export async function streamedSender(stream: SenderStream, i: number): Promise<SenderResult | undefined> {
-  const chunk = await stream.chunks[Math.floor(i / stream.chunkSize)];
-  return chunk?.[i % stream.chunkSize];
+  const k = chunkOf(stream.starts, i);
+  const chunk = await stream.chunks[k];
+  return chunk?.[i - (stream.starts[k] ?? 0)];
 }

@@ -6,6 +6,7 @@ import { TernError } from '../errors.js';
 import type { NodeReader, PackedNodes, TrieUpdate } from './interface.js';
 import { MerkleTrie, type TrieJob } from './merkleTrie.js';
 import { decodeStringList, encodeStringList } from './node.js';
+import { nodeKey } from './nodeCache.js';
 import { concatNodes } from './packedNodes.js';
 import { EMPTY_TRIE_ROOT } from './root.js';
 
@@ -32,6 +33,9 @@ export interface StateCommitmentResult {
   /** The storage root of every account in the diff that still exists. */
   storageRoots: Map<string, Uint8Array>;
 }
+
+/** Account leaves of one state root read ahead (HasherCore.warm): leaf RLP, or null for no account. */
+export type KnownAccounts = ReadonlyMap<string, Uint8Array | null>;
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -74,8 +78,12 @@ export class StateCommitment {
     this.trie = new MerkleTrie(reader);
   }
 
-  /** The state root after applying `diff` to the state at `stateRoot`, and the nodes to persist. */
-  apply(stateRoot: Uint8Array, diff: StateDiff): StateCommitmentResult {
+  /**
+   * The state root after applying `diff` to the state at `stateRoot`, and the nodes to persist. `known` holds
+   * accounts already read from the trie at `stateRoot` (their leaf RLP, or null where there is none) by keccak of
+   * the address (nodeCache.ts nodeKey); the others are read here.
+   */
+  apply(stateRoot: Uint8Array, diff: StateDiff, known?: KnownAccounts): StateCommitmentResult {
     const addresses = [...diff.accounts.keys()];
     const addressHashes = keccak256Batch(addresses.map((a) => keyBytes(a, 20, 'address')));
     const accountKey = (i: number): Uint8Array => addressHashes.subarray(32 * i, 32 * i + 32);
@@ -95,7 +103,7 @@ export class StateCommitment {
     addresses.forEach((address, i) => {
       const change = diff.accounts.get(address);
       if (change === undefined || change === null) return;
-      const oldRoot = change.storageCleared ? EMPTY_TRIE_ROOT : this.storageRoot(stateRoot, accountKey(i));
+      const oldRoot = change.storageCleared ? EMPTY_TRIE_ROOT : this.storageRoot(stateRoot, accountKey(i), known);
       const updates: TrieUpdate[] = [];
       for (const value of change.storage.values()) {
         const key = slotHashes.subarray(32 * s, 32 * s + 32);
@@ -134,8 +142,9 @@ export class StateCommitment {
   }
 
   /** The storage root recorded for the account under `addressHash`, or the empty root for a new account. */
-  private storageRoot(stateRoot: Uint8Array, addressHash: Uint8Array): Uint8Array {
-    const rlp = this.trie.get(stateRoot, addressHash);
+  private storageRoot(stateRoot: Uint8Array, addressHash: Uint8Array, known?: KnownAccounts): Uint8Array {
+    const seen = known?.get(nodeKey(addressHash));
+    const rlp = seen === undefined ? this.trie.get(stateRoot, addressHash) : (seen ?? undefined);
     if (rlp === undefined) return EMPTY_TRIE_ROOT;
     const fields = decodeStringList(rlp);
     const root = fields[2];

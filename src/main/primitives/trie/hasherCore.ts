@@ -8,10 +8,18 @@ import { MerkleTrie } from './merkleTrie.js';
 import { NodeCache, nodeKey } from './nodeCache.js';
 import { eachNode } from './packedNodes.js';
 
+/** State roots whose warmed accounts are kept (a commit takes its root's; a block that fails leaves its own). */
+const MAX_WARMED_ROOTS = 4;
+
 export class HasherCore {
   readonly cache: NodeCache;
   /** New nodes of committed blocks whose write has not landed yet, oldest first, by layer id. */
   readonly #layers: Array<{ id: number; nodes: Map<string, Uint8Array> }> = [];
+  /**
+   * Accounts read ahead by warm(), per state root (nodeKey), for the commit on that root. A root's leaves never
+   * change (the trie is content-addressed), so what is remembered stays true; only a few roots are kept.
+   */
+  readonly #warmed = new Map<string, Map<string, Uint8Array | null>>();
 
   constructor(cacheBytes: number) {
     this.cache = new NodeCache(cacheBytes);
@@ -42,7 +50,10 @@ export class HasherCore {
    * (which build on this root before the block is written) until release(layer); without, they go to the cache.
    */
   commit(db: NodeReader, stateRoot: Uint8Array, diff: StateDiff, layer?: number): StateCommitmentResult {
-    const result = new StateCommitment(this.reader(db)).apply(stateRoot, diff);
+    const rootKey = nodeKey(stateRoot);
+    const known = this.#warmed.get(rootKey);
+    this.#warmed.delete(rootKey);
+    const result = new StateCommitment(this.reader(db)).apply(stateRoot, diff, known);
     if (layer !== undefined) {
       const nodes = new Map<string, Uint8Array>();
       for (const [hash, rlp] of eachNode(result.newNodes)) nodes.set(nodeKey(hash), rlp);
@@ -68,6 +79,47 @@ export class HasherCore {
     }
   }
 
+  /**
+   * Reads the accounts at `addresses` in the trie at `stateRoot` and remembers them for the next commit on that root,
+   * which then skips their trie walks (the storage roots it needs): done while the block executes, the walks leave
+   * the block's critical path. A missing node leaves that account to the commit (which reports it). Returns the
+   * accounts read.
+   */
+  warm(db: NodeReader, stateRoot: Uint8Array, addresses: readonly Uint8Array[]): number {
+    if (addresses.length === 0) return 0;
+    const known = this.#knownAt(stateRoot);
+    const keys = keccak256Batch(addresses);
+    const trie = new MerkleTrie(this.reader(db));
+    let read = 0;
+    for (let i = 0; i < addresses.length; i++) {
+      const key = keys.subarray(32 * i, 32 * i + 32);
+      const k = nodeKey(key);
+      if (known.has(k)) continue;
+      try {
+        known.set(k, trie.get(stateRoot, key)?.slice() ?? null);
+        read++;
+      } catch {
+        // TRIE_MISSING_NODE: the commit walks this path itself and says what is missing.
+      }
+    }
+    return read;
+  }
+
+  /** The accounts remembered for the commit on `stateRoot` (a new, empty set for a new root; old roots go). */
+  #knownAt(stateRoot: Uint8Array): Map<string, Uint8Array | null> {
+    const rootKey = nodeKey(stateRoot);
+    let known = this.#warmed.get(rootKey);
+    if (known === undefined) {
+      known = new Map();
+      this.#warmed.set(rootKey, known);
+      for (const old of this.#warmed.keys()) {
+        if (this.#warmed.size <= MAX_WARMED_ROOTS) break;
+        this.#warmed.delete(old);
+      }
+    }
+    return known;
+  }
+
   /** Layers kept (tests, metrics). */
   get layers(): number {
     return this.#layers.length;
@@ -76,16 +128,19 @@ export class HasherCore {
   /**
    * Walks the account-trie paths of `addresses` in the trie at `stateRoot`, so their nodes are in the cache when the
    * block's commitment reads them (geth's trie prefetcher). A missing node ends that path quietly: prefetching is a
-   * hint (the root may be one whose block is still being hashed, or invalid). Returns the paths walked to the end.
+   * hint (the root may be one whose block is still being hashed, or invalid). The accounts found are remembered for
+   * the commit on that root, as warm() does. Returns the paths walked to the end.
    */
   prefetch(db: NodeReader, stateRoot: Uint8Array, addresses: readonly Uint8Array[]): number {
     if (addresses.length === 0) return 0;
+    const known = this.#knownAt(stateRoot);
     const keys = keccak256Batch(addresses);
     const trie = new MerkleTrie(this.reader(db));
     let walked = 0;
     for (let i = 0; i < addresses.length; i++) {
+      const key = keys.subarray(32 * i, 32 * i + 32);
       try {
-        trie.get(stateRoot, keys.subarray(32 * i, 32 * i + 32));
+        known.set(nodeKey(key), trie.get(stateRoot, key)?.slice() ?? null);
         walked++;
       } catch {
         // TRIE_MISSING_NODE: nothing to warm on this path.

@@ -7,6 +7,7 @@ import { TernError } from '../../primitives/errors.js';
 import { asBytes, asList, bytesToBigint, type RlpDecoded, rlpDecode, rlpEncode } from '../../primitives/rlp.js';
 import { DEPOSIT_TX_TYPE, decodeDepositTx } from '../../primitives/tx/deposit/deposit.js';
 import { secp256k1 } from '../crypto/secp256k1.js';
+import { rawSignature } from './rawSigning.js';
 
 export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_N = SECP256K1_N / 2n;
@@ -97,17 +98,27 @@ export function recoverAddress(d: SigningData): Uint8Array {
   const sig = new Uint8Array(64);
   sig.set(bytes32(d.r), 0);
   sig.set(bytes32(d.s), 32);
+  return signerOf(sig, d.recid, d.hash);
+}
+
+/** The address whose key made the (range-checked) signature r‖s over `hash`. */
+function signerOf(sig: Uint8Array, recid: number, hash: Uint8Array): Uint8Array {
   let pub: Uint8Array;
   try {
-    pub = secp256k1.ecdsaRecover(sig, d.recid, d.hash, false);
+    pub = secp256k1.ecdsaRecover(sig, recid, hash, false);
   } catch {
     throw new TernError('TX_INVALID_SIGNATURE', 'invalid signature: public key not recoverable');
   }
   return keccak256(pub.subarray(1)).slice(12);
 }
 
-/** The sender of a transaction; a deposit (0x7e) carries no signature and names its sender in `from`. */
+/**
+ * The sender of a transaction; a deposit (0x7e) carries no signature and names its sender in `from`. Well-formed
+ * signed transactions take the raw-bytes path (rawSigning.ts); whatever it leaves gets the full decode and its error.
+ */
 export function recoverSender(raw: Uint8Array): Uint8Array {
   if (raw[0] === DEPOSIT_TX_TYPE) return decodeDepositTx(raw).from;
+  const fast = rawSignature(raw);
+  if (fast !== undefined) return signerOf(fast.sig, fast.recid, fast.hash);
   return recoverAddress(signingData(raw));
 }

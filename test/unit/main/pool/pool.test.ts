@@ -258,4 +258,16 @@ describe('PiscinaPool: minThreads', () => {
     expect(() => new PiscinaPool<KeccakTasks>('keccak', { threads: 2, minThreads: 3 })).toThrow(RangeError);
     expect(() => new PiscinaPool<KeccakTasks>('keccak', { threads: 2, minThreads: 0 })).toThrow(RangeError);
   });
+
+  it('hands a thread tasksPerThread tasks at once (four 300 ms sleeps on one thread overlap)', async () => {
+    expect(() => new PiscinaPool<KeccakTasks>('keccak', { threads: 1, tasksPerThread: 0 })).toThrow(RangeError);
+    const pool = new PiscinaPool<KeccakTasks>('keccak', { threads: 1, maxQueue: 8, tasksPerThread: 4 });
+    open.push(pool);
+    await pool.run('whoami', null);
+    const t = performance.now();
+    const runs = await Promise.all([1, 2, 3, 4].map(() => pool.run('sleep', { ms: 300 })));
+    // One at a time they would take 1.2 s; all four were on the thread together.
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(new Set(runs.map((r) => r.threadId)).size).toBe(1);
+  });
 });

@@ -9,6 +9,7 @@ import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { BlockImporter, InvalidBlockError } from '../../../../../src/main/exec/chain/importer.js';
 import { openDatabase } from '../../../../../src/main/exec/db/open.js';
+import { readTrieNode } from '../../../../../src/main/exec/db/state.js';
 import { InlineTrieHasher } from '../../../../../src/main/exec/hasher/inline.js';
 import type { TrieHasher } from '../../../../../src/main/exec/hasher/interface.js';
 import { PooledTrieHasher } from '../../../../../src/main/exec/hasher/pooled.js';
@@ -52,6 +53,57 @@ describe('block import', () => {
     const bad = { ...first, header: { ...first.header, stateRoot: new Uint8Array(32) } };
     await expect(importer.importBlock(bad)).rejects.toThrow(/block 1 .* is invalid: state root mismatch/);
     expect(hex(store.head().hash)).toBe(hex(genesis.hash));
+    await db.close();
+  });
+
+  it("newPayload with the hasher reading the block's accounts while it executes: same roots; a wrong root is still rejected", async () => {
+    const db = await openDatabase({ engine: 'memory' });
+    const store = new ChainStore(db);
+    const genesis = await store.initGenesis(
+      parseGenesis(JSON.parse(readFileSync(join(TESTS, 'genesis.json'), 'utf8'))),
+    );
+    // The inline hasher, warming as a hasher with its own thread does (on this thread here, so it can be watched).
+    const inner = new InlineTrieHasher({ prefetch: false }, { db: db.kv });
+    const warmed: string[] = [];
+    let read = 0;
+    const hasher: TrieHasher = {
+      prefetching: false,
+      warming: true,
+      warm(root, addresses) {
+        warmed.push(...addresses.map(hex));
+        const snap = db.kv.snapshot();
+        try {
+          read += inner.core.warm({ get: (h) => readTrieNode(snap, h) }, root, addresses);
+        } finally {
+          snap.release();
+        }
+      },
+      commit: (root, diff, opts) => inner.commit(root, diff, opts),
+      prefetch: () => {},
+      release: (layer) => inner.release(layer),
+      close: () => inner.close(),
+    };
+    const importer = await BlockImporter.create(store, new InlineSenderRecovery(), logger, { hasher });
+    const blocks = [...rlpItems(readFileSync(join(TESTS, 'chain.rlp')))].map(decodeBlock);
+    const [first, second] = blocks as [(typeof blocks)[number], (typeof blocks)[number]];
+    // Block 2 with a wrong state root: rejected, nothing of it stored, the head stays.
+    expect((await importer.insertBlock(first)).status).toBe('imported');
+    await importer.setHead(headerHash(first.header));
+    const bad = { ...second, header: { ...second.header, stateRoot: new Uint8Array(32) } };
+    await expect(importer.insertBlock(bad)).rejects.toThrow(/block 2 .* is invalid: state root mismatch/);
+    expect(store.headerByHash(headerHash(bad.header))).toBeUndefined();
+    expect(hex(store.head().hash)).toBe(hex(headerHash(first.header)));
+    for (const block of blocks.slice(1)) {
+      expect((await importer.insertBlock(block, { defer: true })).status).toBe('imported');
+      await importer.setHead(headerHash(block.header));
+    }
+    const last = blocks[blocks.length - 1] as (typeof blocks)[number];
+    expect(hex(store.head().header.stateRoot)).toBe(hex(last.header.stateRoot));
+    expect(hex(store.head().hash)).not.toBe(hex(genesis.hash));
+    // Every block's fee recipient was read ahead, and the genesis-funded sender of block 1's transactions.
+    for (const block of blocks) expect(warmed).toContain(hex(block.header.coinbase));
+    expect(warmed).toContain('0x7435ed30a8b4aeb0877cef0c6e8cffe834eb865f');
+    expect(read).toBeGreaterThan(blocks.length);
     await db.close();
   });
 

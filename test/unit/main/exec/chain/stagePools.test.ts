@@ -41,13 +41,16 @@ function highS(raw: Uint8Array): Uint8Array {
 }
 
 /** Builds `count` blocks of transfers on the source engine (each made head); returns their payloads. */
-async function chainOf(src: EngineFixture, count: number): Promise<ExecutionPayload[]> {
+async function chainOf(src: EngineFixture, count: number, txs = 6): Promise<ExecutionPayload[]> {
   const out: ExecutionPayload[] = [];
   let parent = src.genesisHash;
   let nonce = 0;
   for (let i = 0; i < count; i++) {
     src.pool.txs = [];
-    for (let k = 0; k < 6; k++) src.pool.txs.push(pending(await transfer(nonce++, `0x${'22'.repeat(19)}${k}0`)));
+    for (let k = 0; k < txs; k++)
+      src.pool.txs.push(
+        pending(await transfer(nonce++, `0x${'22'.repeat(19)}${(16 * k).toString(16).padStart(2, '0')}`)),
+      );
     const state = { headBlockHash: parent, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 };
     const fcu = await src.api.forkchoiceUpdated(3, state, attributes(12n * BigInt(i + 1)));
     const p = src.api.getPayload(3, fcu.payloadId as Uint8Array).executionPayload;
@@ -71,12 +74,18 @@ describe('openStagePools', () => {
     // The hasher's thread starts with the first block hashed, not before (./hasher/lazy.test.ts).
     expect(onDisk.hasher).toBeInstanceOf(LazyTrieHasher);
     expect((onDisk.hasher as LazyTrieHasher).started).toBe(false);
+    // The hasher's thread reads a block's accounts while it executes, on any number of cores (not --cache.noprefetch).
+    expect(onDisk.hasher.warming).toBe(true);
     await onDisk.close();
+    const noPrefetch = openStagePools(disk, { workers: true, hasher: { prefetch: false }, senderChunk: 8 });
+    expect(noPrefetch.hasher.warming).toBe(false);
+    await noPrefetch.close();
     const inline = openStagePools(disk, { workers: false, hasher: { prefetch: true }, senderChunk: 8 });
     expect(inline.thread).toBe('inline');
     expect(inline.senders).toBeInstanceOf(InlineSenderRecovery);
     expect(inline.hasher).toBeInstanceOf(InlineTrieHasher);
     expect(inline.prefetch).toBe(false);
+    expect(inline.hasher.warming).toBe(false);
     await disk.close();
     const memory = await openDatabase({ engine: 'memory' });
     const mem = openStagePools(memory, { workers: true, hasher: {}, senderChunk: 8 });
@@ -147,7 +156,7 @@ describe.each(['inline', 'worker'] as const)('newPayload with the import stages 
       const bad = rehash(node.api, { ...p1, transactions: txs });
       const s = await node.api.newPayload(3, bad, [], BEACON);
       expect(s.status).toBe('INVALID');
-      expect(s.validationError).toMatch(/transaction 5: /);
+      expect(s.validationError).toMatch(/transaction 5: invalid transaction v, r, s values$/);
       expect(node.store.hasState(bad.blockHash)).toBe(false);
       expect(node.store.headerByHash(bad.blockHash)).toBeUndefined();
       // The genuine block then executes on the untouched genesis state.
@@ -155,6 +164,25 @@ describe.each(['inline', 'worker'] as const)('newPayload with the import stages 
       const fc = { headBlockHash: p1.blockHash, safeBlockHash: ZERO32, finalizedBlockHash: ZERO32 };
       expect((await node.api.forkchoiceUpdated(3, fc)).payloadStatus.status).toBe('VALID');
       expect(hex(node.store.head().header.stateRoot)).toBe(hex(src.store.head().header.stateRoot));
+    } finally {
+      await node.close();
+      await src.close();
+    }
+  }, 60_000);
+
+  it("rejects a block whose last transaction, in the stream's last chunk, has a bad signature", async () => {
+    const src = await engineFixture();
+    const node = await engineFixture({ stages });
+    try {
+      const [p1] = (await chainOf(src, 1, 14)) as [ExecutionPayload];
+      expect(p1.transactions).toHaveLength(14);
+      const txs = p1.transactions.map((t, i) => (i === 13 ? highS(t) : t));
+      const bad = rehash(node.api, { ...p1, transactions: txs });
+      const s = await node.api.newPayload(3, bad, [], BEACON);
+      expect(s.status).toBe('INVALID');
+      expect(s.validationError).toMatch(/is invalid: transaction 13: invalid transaction v, r, s values$/);
+      expect(node.store.headerByHash(bad.blockHash)).toBeUndefined();
+      expect((await node.api.newPayload(3, p1, [], BEACON)).status).toBe('VALID');
     } finally {
       await node.close();
       await src.close();

@@ -15,6 +15,10 @@ function recording(): { hasher: TrieHasher; calls: string[] } {
     prefetch: (root) => {
       calls.push(`prefetch ${root[0]}`);
     },
+    warming: true,
+    warm: (root) => {
+      calls.push(`warm ${root[0]}`);
+    },
     release: (layer) => {
       calls.push(`release ${layer}`);
     },
@@ -35,6 +39,7 @@ describe('LazyTrieHasher', () => {
     }, false);
     lazy.release(3); // nothing to release before a commit
     lazy.prefetch(Uint8Array.of(1), []); // not prefetching: no start for a hint
+    lazy.warm(Uint8Array.of(1), []); // not warming either
     expect(lazy.started).toBe(false);
     expect(starts).toBe(0);
     const out = await lazy.commit(Uint8Array.of(2), {} as never, { keep: true });
@@ -59,5 +64,15 @@ describe('LazyTrieHasher', () => {
     }, true);
     await idle.close();
     expect(starts).toBe(0);
+  });
+
+  it('starts for a warm when warming, and passes it on', () => {
+    const { hasher, calls } = recording();
+    const warming = new LazyTrieHasher(() => hasher, false, true);
+    warming.prefetch(Uint8Array.of(6), []);
+    expect(warming.started).toBe(false);
+    warming.warm(Uint8Array.of(7), []);
+    expect(warming.started).toBe(true);
+    expect(calls).toEqual(['warm 7']);
   });
 });

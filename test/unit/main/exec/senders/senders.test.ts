@@ -7,7 +7,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createTx } from '@ethereumjs/tx';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InlineSenderRecovery } from '../../../../../src/main/exec/senders/inline.js';
-import type { SenderRecovery } from '../../../../../src/main/exec/senders/interface.js';
+import { type SenderRecovery, streamedSender } from '../../../../../src/main/exec/senders/interface.js';
 import { PooledSenderRecovery } from '../../../../../src/main/exec/senders/pooled.js';
 import { asList, type RlpDecoded, rlpDecode, rlpEncode } from '../../../../../src/main/primitives/rlp.js';
 import { rlpItems } from '../../../../../src/main/primitives/rlpStream.js';
@@ -119,5 +119,33 @@ describe.each([
     expect(results[1]).toMatchObject({ ok: false, code: 'TX_INVALID_SIGNATURE' });
     expect(results[2]).toMatchObject({ ok: false, code: 'TX_TYPE_UNSUPPORTED' });
     expect(results[3]).toMatchObject({ ok: false, code: 'TX_DECODE' });
+  });
+});
+
+describe('PooledSenderRecovery.recoverStream', () => {
+  const recovery = new PooledSenderRecovery({ threads: 2, chunkSize: 8, firstChunk: 2 });
+  afterAll(() => recovery.close());
+
+  it('starts with a small chunk and doubles up to the chunk size; every transaction is found in its chunk', async () => {
+    const f = asList(rlpDecode((signed[2] as Uint8Array).subarray(1)), 'tx');
+    const highS = [...f.slice(0, 10), new Uint8Array(0), Uint8Array.from(Buffer.from('ff'.repeat(32), 'hex'))];
+    const bad = Uint8Array.of(2, ...rlpEncode(highS as Parameters<typeof rlpEncode>[0]));
+    // 25 transactions: chunks [0, 2), [2, 6), [6, 14), [14, 22), [22, 25); the last one's signature is bad.
+    const txs = Array.from({ length: 25 }, (_, i) => (i === 24 ? bad : (signed[i % signed.length] as Uint8Array)));
+    const stream = recovery.recoverStream(txs);
+    expect(stream.starts).toEqual([0, 2, 6, 14, 22]);
+    expect(stream.chunks).toHaveLength(5);
+    for (let i = 0; i < 24; i++) {
+      const r = await streamedSender(stream, i);
+      expect(r?.ok && hex(r.address)).toBe(ADDRESS);
+    }
+    expect(await streamedSender(stream, 24)).toEqual({
+      ok: false,
+      code: 'TX_INVALID_SIGNATURE',
+      message: 'invalid transaction v, r, s values',
+    });
+    expect(await streamedSender(stream, 25)).toBeUndefined();
+    // Whole batches (recover) use equal chunks and give the same answers.
+    expect((await recovery.recover(txs)).map((r) => r.ok)).toEqual([...Array(24).fill(true), false]);
   });
 });
