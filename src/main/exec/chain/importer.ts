@@ -103,13 +103,14 @@ export interface ExecutedBlock {
  * Blocks whose writes may be queued (importBlock with `pipeline`) before the next import waits for the oldest: room
  * for a group being committed and the next group forming behind it.
  */
-const MAX_QUEUED_WRITES = 8;
+const MAX_QUEUED_WRITES = 5;
 /**
  * Most blocks one group commit writes (one LMDB transaction). A block's write waits for no more than the commit in
  * flight; meanwhile the blocks behind it whose state roots have checked out join it in the next transaction, where a
- * page several of them touch is written once and the syncs are shared (bench/RESULTS.md, "Block import", session 9).
+ * page several of them touch is written once and the syncs are shared. 5 and 3 against 8 and 6 or 4 and 2:
+ * bench/RESULTS.md, "Block import", session 9.
  */
-const MAX_GROUP_BLOCKS = 6;
+const MAX_GROUP_BLOCKS = 3;
 /** Event-loop turns given to the writer and the pools between two pipelined blocks (~µs each when idle). */
 const EVENT_TURNS_BETWEEN_BLOCKS = 3;
 

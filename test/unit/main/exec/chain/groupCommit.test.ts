@@ -109,14 +109,14 @@ describe.each(engines)('group commit of pipelined imports (%s)', (engine) => {
   it('writes the blocks queued behind a commit in flight in one batch, in order, each with its own reverse changes', async () => {
     const { db, store, importer } = await setUp(engine);
     const { committed, release } = watchCommits(db.kv, { holdAt: 1 });
-    for (let n = 1; n <= 6; n++) await importer.importBlock(block(n), { pipeline: true });
+    for (let n = 1; n <= 4; n++) await importer.importBlock(block(n), { pipeline: true });
     await turns();
     expect(committed).toEqual([]); // block 1's commit is still held: nothing is written
     release();
     await importer.settle();
-    expect(committed).toEqual([[1], [2, 3, 4, 5, 6]]);
-    expect(hex(store.head().hash)).toBe(hex(headerHash(block(6).header)));
-    for (let n = 1; n <= 6; n++) {
+    expect(committed).toEqual([[1], [2, 3, 4]]);
+    expect(hex(store.head().hash)).toBe(hex(headerHash(block(4).header)));
+    for (let n = 1; n <= 4; n++) {
       expect(hex(store.canonicalHash(BigInt(n)) as Uint8Array)).toBe(hex(headerHash(block(n).header)));
       expect(store.hasState(headerHash(block(n).header))).toBe(true);
     }
@@ -128,8 +128,8 @@ describe.each(engines)('group commit of pipelined imports (%s)', (engine) => {
     expect(hex(store.head().hash)).toBe(hex(headerHash(block(2).header)));
     expect(flatState(db.kv)).toEqual(flatState(reference.db.kv));
     // And forward again through the blocks' changes.
-    await importer.setHead(headerHash(block(6).header));
-    for (let n = 7; n <= blocks.length; n++) await importer.importBlock(block(n), { pipeline: true });
+    await importer.setHead(headerHash(block(4).header));
+    for (let n = 5; n <= blocks.length; n++) await importer.importBlock(block(n), { pipeline: true });
     await importer.settle();
     expect(hex(store.head().hash)).toBe(hex(headerHash(block(blocks.length).header)));
     await reference.db.close();
