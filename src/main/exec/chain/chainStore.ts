@@ -14,6 +14,17 @@
 // block, so "head ≠ last persisted" means "the head's trie nodes are not in the database yet": true only for the
 // one node write in flight (the next commit waits for it), or after a crash that hit it, which
 // recoverUnpersistedHead() repairs at start-up by unwinding the head to the last persisted block.
+//
+// Queued head (commitBlock with `queueHead` too, the same forkchoiceUpdated): the call returns once the head batch is
+// queued, not landed, as op-geth answers once its in-memory head has moved; the batch lands while op-node sends the
+// next newPayload. Until it lands this store (and every reader of the database handle, ./queuedHead.ts) reports the
+// new head and its canonical hash, headWritten() waits for the landing, and every entry point that needs the head's
+// rows waits for it: the next commit, setHead and nodesWritten() first, the importer's work on another parent or
+// off its warm overlay, block building, the state pruner's barrier, shutdown. The node batch starts after the head
+// batch has landed. A failed head batch drops the head back to the database's and is thrown by the next
+// headWritten()/nodesWritten(), so nothing is answered VALID on top of it. A crash before it lands leaves the parent
+// as the head with the block's data stored without state (newPayload wrote it): the consensus client's resend
+// executes it again.
 
 import type { WriteBatch } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
@@ -37,6 +48,7 @@ import { DbStateReader, writeStateDiff } from '../state/stateStore.js';
 import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFromReverse } from './changeset.js';
 import { type Genesis, genesisHeader } from './genesis.js';
 import { headEvents } from './headEvents.js';
+import { type QueuedHead, queuedHead } from './queuedHead.js';
 import type { PreimageRecorder } from './preimages.js';
 
 export interface ChainHead {
@@ -203,8 +215,12 @@ export class ChainStore {
   private readonly reorgHistory: number;
   /** The deferred trie-node write of the head, until it has committed (commitBlock with `deferNodes`). */
   #nodeWrite: Promise<void> | undefined;
-  /** Its failure, reported once by the next nodesWritten(). */
+  /** The queued head batch, until it has committed (commitBlock with `queueHead`; never rejects). */
+  #headWrite: Promise<void> | undefined;
+  /** The failure of either, reported once by the next headWritten() or nodesWritten(). */
   #nodeWriteError: unknown;
+  /** The head whose batch is queued, as every reader of this database handle sees it (./queuedHead.ts). */
+  readonly #queued: QueuedHead;
   /** The preimage recorder (--vmdebug, --cache.preimages); the importer and builder hash KECCAK256 through it. */
   readonly preimages: PreimageRecorder | undefined;
 
@@ -214,6 +230,7 @@ export class ChainStore {
   ) {
     this.reorgHistory = opts.reorgHistory ?? chainStoreDefaults.reorgHistory;
     this.preimages = opts.preimages;
+    this.#queued = queuedHead(db);
   }
 
   /** The chain config stored by init; throws when the database has no genesis yet. */
@@ -234,6 +251,8 @@ export class ChainStore {
   }
 
   head(): ChainHead {
+    const queued = this.#queued.head;
+    if (queued !== undefined) return queued;
     if (this.cachedHead) return this.cachedHead;
     const hash = chain.readHeadBlockHash(this.db);
     if (hash === undefined)
@@ -257,6 +276,8 @@ export class ChainStore {
   }
 
   canonicalHash(number: bigint): Uint8Array | undefined {
+    const queued = this.#queued.head;
+    if (queued !== undefined && number >= queued.number) return number === queued.number ? queued.hash : undefined;
     return number < 0n || number > BigInt(Number.MAX_SAFE_INTEGER)
       ? undefined
       : chain.readCanonicalHash(this.db, Number(number));
@@ -400,16 +421,18 @@ export class ChainStore {
    * Persists an imported block that extends the head, its receipts and state changes (with their reverse, for
    * reorgs), and moves the head to it: one atomic batch. With `deferNodes` the block's trie nodes (and the
    * last-persisted marker) go in a second batch that this call starts but does not wait for (see the file comment);
-   * nodesWritten() waits for it, and every later commit does first.
+   * nodesWritten() waits for it, and every later commit does first. With `queueHead` as well the call returns once
+   * the head batch is queued (the queued head, see the file comment); headWritten() waits for it to land.
    */
-  async commitBlock(c: BlockCommit, opts: { deferNodes?: boolean } = {}): Promise<void> {
+  async commitBlock(c: BlockCommit, opts: { deferNodes?: boolean; queueHead?: boolean } = {}): Promise<void> {
     await this.nodesWritten();
     const defer = opts.deferNodes === true;
-    const head = this.head();
-    if (Buffer.compare(c.block.header.parentHash, head.hash) !== 0)
+    const queue = defer && opts.queueHead === true;
+    const parent = this.head();
+    if (Buffer.compare(c.block.header.parentHash, parent.hash) !== 0)
       throw new TernError(
         'BLOCK_NOT_ON_HEAD',
-        `block ${c.block.header.number} does not extend the head ${head.number}`,
+        `block ${c.block.header.number} does not extend the head ${parent.number}`,
       );
     const b = this.db.kv.batch();
     const n = Number(c.block.header.number);
@@ -420,12 +443,61 @@ export class ChainStore {
     else this.writeBlock(b, c.block, c.hash, c.receipts, c.encodedReceipts);
     this.writeHead(b, c.block.header.number, c.hash, !defer);
     this.pruneChanges(b, c.block.header.number);
+    const head: ChainHead = { number: c.block.header.number, hash: c.hash, header: c.block.header };
+    if (queue) {
+      this.queueHead(b.commit(), head, n, c);
+      return;
+    }
     await b.commit();
-    this.cachedHead = { number: c.block.header.number, hash: c.hash, header: c.block.header };
+    this.cachedHead = head;
     // Started after the head batch has committed (a later event turn, so lmdb-js does not fold the two into one
     // transaction); LMDB's single writer lands it before any later write.
     if (defer) this.#nodeWrite = this.writeNodes(n, c);
-    headEvents(this.db).emit(this.cachedHead);
+    headEvents(this.db).emit(head);
+  }
+
+  /**
+   * The head batch `commit` of block `n`, queued: the head is reported at once; once the batch lands the node batch
+   * starts and the head events fire; if it fails, the head falls back to the database's and the error is kept.
+   */
+  private queueHead(commit: Promise<void>, head: ChainHead, n: number, c: BlockCommit): void {
+    this.cachedHead = head;
+    const landed = commit.then(
+      () => {
+        this.#headWrite = undefined;
+        try {
+          this.#nodeWrite = this.writeNodes(n, c);
+        } catch (err) {
+          this.#nodeWriteError ??= err; // the database closed under it
+        }
+        headEvents(this.db).emit(head);
+      },
+      (err: unknown) => {
+        this.#headWrite = undefined;
+        this.#nodeWriteError ??= err;
+        this.cachedHead = undefined;
+      },
+    );
+    this.#headWrite = landed;
+    this.#queued.queue(head, commit);
+  }
+
+  /**
+   * Waits for the queued head batch (commitBlock with `queueHead`, or another thread's: ./queuedHead.ts), if one is
+   * in flight; throws a failed head or node batch's error once.
+   */
+  async headWritten(): Promise<void> {
+    if (this.#headWrite !== undefined) await this.#headWrite;
+    else await this.#queued.landed(); // another thread's (the worker twin's coordinator follows the executor's)
+    this.throwWriteError();
+  }
+
+  private throwWriteError(): void {
+    const err = this.#nodeWriteError;
+    if (err !== undefined) {
+      this.#nodeWriteError = undefined;
+      throw err;
+    }
   }
 
   /** The deferred node batch of block `n`; a failure is kept for nodesWritten(). */
@@ -444,9 +516,15 @@ export class ChainStore {
     );
   }
 
-  /** Settles when no deferred trie-node write is in flight (never rejects: nodesWritten() reports a failure). */
-  nodeWriteLanded(): Promise<void> {
-    return this.#nodeWrite ?? Promise.resolve();
+  /**
+   * Settles when no queued head batch nor deferred trie-node write is in flight (never rejects: nodesWritten()
+   * reports a failure).
+   */
+  async nodeWriteLanded(): Promise<void> {
+    while (this.#nodeWrite !== undefined || this.#headWrite !== undefined) {
+      await this.#headWrite;
+      await this.#nodeWrite;
+    }
   }
 
   /**
@@ -454,12 +532,8 @@ export class ChainStore {
    * error once if it failed (the database then holds a head without its nodes until the next start repairs it).
    */
   async nodesWritten(): Promise<void> {
-    if (this.#nodeWrite !== undefined) await this.#nodeWrite;
-    const err = this.#nodeWriteError;
-    if (err !== undefined) {
-      this.#nodeWriteError = undefined;
-      throw err;
-    }
+    await this.nodeWriteLanded();
+    this.throwWriteError();
   }
 
   /**
@@ -520,6 +594,7 @@ export class ChainStore {
 
   /** True when the block is stored with its state (canonical, or a side block with forward changes). */
   hasState(hash: Uint8Array): boolean {
+    if (this.isQueuedHead(hash)) return true;
     const n = chain.readHeaderNumber(this.db, hash);
     if (n === undefined) return false;
     const canonical = chain.readCanonicalHash(this.db, n);
@@ -532,8 +607,14 @@ export class ChainStore {
   isCanonical(hash: Uint8Array): boolean {
     const n = chain.readHeaderNumber(this.db, hash);
     if (n === undefined || BigInt(n) > this.head().number) return false;
-    const canonical = chain.readCanonicalHash(this.db, n);
+    const canonical = this.canonicalHash(BigInt(n));
     return canonical !== undefined && Buffer.compare(canonical, hash) === 0;
+  }
+
+  /** True when `hash` is the head whose batch is queued and has not landed yet. */
+  private isQueuedHead(hash: Uint8Array): boolean {
+    const queued = this.#queued.head;
+    return queued !== undefined && equalBytes(queued.hash, hash);
   }
 
   safeHash(): Uint8Array | undefined {
