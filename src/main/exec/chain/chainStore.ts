@@ -48,8 +48,8 @@ import { DbStateReader, writeStateDiff } from '../state/stateStore.js';
 import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFromReverse } from './changeset.js';
 import { type Genesis, genesisHeader } from './genesis.js';
 import { headEvents } from './headEvents.js';
-import { type QueuedHead, queuedHead } from './queuedHead.js';
 import type { PreimageRecorder } from './preimages.js';
+import { type QueuedHead, queuedHead } from './queuedHead.js';
 
 export interface ChainHead {
   number: bigint;
