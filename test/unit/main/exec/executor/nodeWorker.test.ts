@@ -87,6 +87,8 @@ describe('tern-exec with the worker executor', () => {
     });
     expect(set.payloadStatus.status).toBe('VALID');
     expect(hex(n.store.head().hash)).toBe(hex(payload.blockHash));
+    // Answered with the head batch queued on the thread: the head events fire here once it has landed.
+    await n.store.headWritten();
     expect(heads.map((h) => h.number)).toEqual([1n]);
     expect(hex(n.store.safeHash() as Uint8Array)).toBe(hex(payload.blockHash));
     expect(n.store.receipts(1n, payload.blockHash)?.[0]?.status).toBe(1);
