@@ -18,7 +18,6 @@ export function stateAt(view: ChainView, ref: HeaderRef): StateReader {
     if (!parent) throw new TernError('PENDING_PARENT', 'pending block parent not found');
     return new PendingStateReader(stateAt(view, { header: parent, hash: pending.parentHash }), pending.diff);
   }
-  const flat = view.state();
-  if (equalBytes(ref.hash, view.head().hash)) return flat;
-  return new TrieStateReader(flat, ref.header.stateRoot);
+  if (equalBytes(ref.hash, view.head().hash)) return view.state();
+  return new TrieStateReader(view.stored(), ref.header.stateRoot);
 }
