@@ -15,17 +15,6 @@
 // block, so "head ≠ last persisted" means "the head's trie nodes are not in the database yet": true only for the
 // one node write in flight (the next commit waits for it), or after a crash that hit it, which
 // recoverUnpersistedHead() repairs at start-up by unwinding the head to the last persisted block.
-//
-// Queued head (commitBlock with `queueHead` too, the same forkchoiceUpdated): the call returns once the head batch is
-// queued, not landed, as op-geth answers once its in-memory head has moved; the batch lands while op-node sends the
-// next newPayload. Until it lands this store (and every reader of the database handle, ./queuedHead.ts) reports the
-// new head and its canonical hash, headWritten() waits for the landing, and every entry point that needs the head's
-// rows waits for it: the next commit, setHead and nodesWritten() first, the importer's work on another parent or
-// off its warm overlay, block building, the state pruner's barrier, shutdown. The node batch starts after the head
-// batch has landed. A failed head batch drops the head back to the database's and is thrown by the next
-// headWritten()/nodesWritten(), so nothing is answered VALID on top of it. A crash before it lands leaves the parent
-// as the head with the block's data stored without state (newPayload wrote it): the consensus client's resend
-// executes it again.
 
 import type { KVReader, WriteBatch } from '../../common/db/interface.js';
 import { StagedBatch } from '../../common/db/stagedBatch.js';
@@ -51,7 +40,6 @@ import { applyChanges, changesFromDiff, decodeChanges, encodeChanges, forwardFro
 import { type Genesis, genesisHeader } from './genesis.js';
 import { headEvents } from './headEvents.js';
 import type { PreimageRecorder } from './preimages.js';
-import { type QueuedHead, queuedHead } from './queuedHead.js';
 
 export interface ChainHead {
   number: bigint;
@@ -217,12 +205,8 @@ export class ChainStore {
   private readonly reorgHistory: number;
   /** The deferred trie-node write of the head, until it has committed (commitBlock with `deferNodes`). */
   #nodeWrite: Promise<void> | undefined;
-  /** The queued head batch, until it has committed (commitBlock with `queueHead`; never rejects). */
-  #headWrite: Promise<void> | undefined;
-  /** The failure of either, reported once by the next headWritten() or nodesWritten(). */
+  /** Its failure, reported once by the next nodesWritten(). */
   #nodeWriteError: unknown;
-  /** The head whose batch is queued, as every reader of this database handle sees it (./queuedHead.ts). */
-  readonly #queued: QueuedHead;
   /** The preimage recorder (--vmdebug, --cache.preimages); the importer and builder hash KECCAK256 through it. */
   readonly preimages: PreimageRecorder | undefined;
 
@@ -232,7 +216,6 @@ export class ChainStore {
   ) {
     this.reorgHistory = opts.reorgHistory ?? chainStoreDefaults.reorgHistory;
     this.preimages = opts.preimages;
-    this.#queued = queuedHead(db);
   }
 
   /** The chain config stored by init; throws when the database has no genesis yet. */
@@ -253,8 +236,6 @@ export class ChainStore {
   }
 
   head(): ChainHead {
-    const queued = this.#queued.head;
-    if (queued !== undefined) return queued;
     if (this.cachedHead) return this.cachedHead;
     const hash = chain.readHeadBlockHash(this.db);
     if (hash === undefined)
@@ -278,8 +259,6 @@ export class ChainStore {
   }
 
   canonicalHash(number: bigint): Uint8Array | undefined {
-    const queued = this.#queued.head;
-    if (queued !== undefined && number >= queued.number) return number === queued.number ? queued.hash : undefined;
     return number < 0n || number > BigInt(Number.MAX_SAFE_INTEGER)
       ? undefined
       : chain.readCanonicalHash(this.db, Number(number));
@@ -426,72 +405,20 @@ export class ChainStore {
    * Persists an imported block that extends the head, its receipts and state changes (with their reverse, for
    * reorgs), and moves the head to it: one atomic batch. With `deferNodes` the block's trie nodes (and the
    * last-persisted marker) go in a second batch that this call starts but does not wait for (see the file comment);
-   * nodesWritten() waits for it, and every later commit does first. With `queueHead` as well the call returns once
-   * the head batch is queued (the queued head, see the file comment); headWritten() waits for it to land.
+   * nodesWritten() waits for it, and every later commit does first.
    */
-  async commitBlock(c: BlockCommit, opts: { deferNodes?: boolean; queueHead?: boolean } = {}): Promise<void> {
+  async commitBlock(c: BlockCommit, opts: { deferNodes?: boolean } = {}): Promise<void> {
     await this.nodesWritten();
     const defer = opts.deferNodes === true;
-    const queue = defer && opts.queueHead === true;
     this.checkExtends([c]);
     const b = this.db.kv.batch();
     this.stageBlock(b, this.db.kv, this.db, c, !defer);
-    const n = Number(c.block.header.number);
-    const head: ChainHead = { number: c.block.header.number, hash: c.hash, header: c.block.header };
-    if (queue) {
-      this.queueHead(b.commit(), head, n, c);
-      return;
-    }
     await b.commit();
-    this.cachedHead = head;
+    this.cachedHead = { number: c.block.header.number, hash: c.hash, header: c.block.header };
     // Started after the head batch has committed (a later event turn, so lmdb-js does not fold the two into one
     // transaction); LMDB's single writer lands it before any later write.
-    if (defer) this.#nodeWrite = this.writeNodes(n, c);
-    headEvents(this.db).emit(head);
-  }
-
-  /**
-   * The head batch `commit` of block `n`, queued: the head is reported at once; once the batch lands the node batch
-   * starts and the head events fire; if it fails, the head falls back to the database's and the error is kept.
-   */
-  private queueHead(commit: Promise<void>, head: ChainHead, n: number, c: BlockCommit): void {
-    this.cachedHead = head;
-    const landed = commit.then(
-      () => {
-        this.#headWrite = undefined;
-        try {
-          this.#nodeWrite = this.writeNodes(n, c);
-        } catch (err) {
-          this.#nodeWriteError ??= err; // the database closed under it
-        }
-        headEvents(this.db).emit(head);
-      },
-      (err: unknown) => {
-        this.#headWrite = undefined;
-        this.#nodeWriteError ??= err;
-        this.cachedHead = undefined;
-      },
-    );
-    this.#headWrite = landed;
-    this.#queued.queue(head, commit);
-  }
-
-  /**
-   * Waits for the queued head batch (commitBlock with `queueHead`, or another thread's: ./queuedHead.ts), if one is
-   * in flight; throws a failed head or node batch's error once.
-   */
-  async headWritten(): Promise<void> {
-    if (this.#headWrite !== undefined) await this.#headWrite;
-    else await this.#queued.landed(); // another thread's (the worker twin's coordinator follows the executor's)
-    this.throwWriteError();
-  }
-
-  private throwWriteError(): void {
-    const err = this.#nodeWriteError;
-    if (err !== undefined) {
-      this.#nodeWriteError = undefined;
-      throw err;
-    }
+    if (defer) this.#nodeWrite = this.writeNodes(Number(c.block.header.number), c);
+    headEvents(this.db).emit(this.cachedHead);
   }
 
   /**
@@ -559,15 +486,9 @@ export class ChainStore {
     );
   }
 
-  /**
-   * Settles when no queued head batch nor deferred trie-node write is in flight (never rejects: nodesWritten()
-   * reports a failure).
-   */
-  async nodeWriteLanded(): Promise<void> {
-    while (this.#nodeWrite !== undefined || this.#headWrite !== undefined) {
-      await this.#headWrite;
-      await this.#nodeWrite;
-    }
+  /** Settles when no deferred trie-node write is in flight (never rejects: nodesWritten() reports a failure). */
+  nodeWriteLanded(): Promise<void> {
+    return this.#nodeWrite ?? Promise.resolve();
   }
 
   /**
@@ -575,8 +496,12 @@ export class ChainStore {
    * error once if it failed (the database then holds a head without its nodes until the next start repairs it).
    */
   async nodesWritten(): Promise<void> {
-    await this.nodeWriteLanded();
-    this.throwWriteError();
+    if (this.#nodeWrite !== undefined) await this.#nodeWrite;
+    const err = this.#nodeWriteError;
+    if (err !== undefined) {
+      this.#nodeWriteError = undefined;
+      throw err;
+    }
   }
 
   /**
@@ -637,7 +562,6 @@ export class ChainStore {
 
   /** True when the block is stored with its state (canonical, or a side block with forward changes). */
   hasState(hash: Uint8Array): boolean {
-    if (this.isQueuedHead(hash)) return true;
     const n = chain.readHeaderNumber(this.db, hash);
     if (n === undefined) return false;
     const canonical = chain.readCanonicalHash(this.db, n);
@@ -650,14 +574,8 @@ export class ChainStore {
   isCanonical(hash: Uint8Array): boolean {
     const n = chain.readHeaderNumber(this.db, hash);
     if (n === undefined || BigInt(n) > this.head().number) return false;
-    const canonical = this.canonicalHash(BigInt(n));
+    const canonical = chain.readCanonicalHash(this.db, n);
     return canonical !== undefined && Buffer.compare(canonical, hash) === 0;
-  }
-
-  /** True when `hash` is the head whose batch is queued and has not landed yet. */
-  private isQueuedHead(hash: Uint8Array): boolean {
-    const queued = this.#queued.head;
-    return queued !== undefined && equalBytes(queued.hash, hash);
   }
 
   safeHash(): Uint8Array | undefined {

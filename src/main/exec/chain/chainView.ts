@@ -1,10 +1,6 @@
 // One consistent read view of the chain for the duration of an RPC request: every read of a request (the head,
 // headers, bodies, receipts, the flat state, trie nodes) goes to the same database snapshot, so a block imported
 // meanwhile never shows half of itself. Decoding is done here, once; nothing in this file writes.
-// A view opened at the queued head (openAtQueuedHead; ./queuedHead.ts) reports the head a forkchoiceUpdated answered
-// with while its batch is still on its way: its number, header, block and receipts (stored by newPayload) and its
-// canonical hash read at once; its flat state, transaction index and log index (the batch's rows) throw
-// HeadRowsPending, and the user RPC runs the request again once the batch has landed.
 
 import type { KVReader } from '../../common/db/interface.js';
 import { TernError } from '../../common/errors.js';
@@ -18,14 +14,6 @@ import type { Database } from '../db/open.js';
 import { DbStateReader } from '../state/stateStore.js';
 import { headTriePending, readBlock, readHeader, readReceipts } from './chainStore.js';
 import type { PendingBlock } from './pending.js';
-import { queuedHead } from './queuedHead.js';
-
-/** A read of the queued head's rows (flat state, transaction or log index) before its batch has landed. */
-export class HeadRowsPending extends Error {
-  constructor() {
-    super("the head's batch has not landed yet");
-  }
-}
 
 /** A header together with its hash (the hash is what the database keys it by; no re-hashing needed). */
 export interface HeaderRef {
@@ -39,8 +27,6 @@ export const equalBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined)
 export class ChainView {
   #head: HeaderRef | undefined;
   #state: DbStateReader | undefined;
-  /** The queued head, when this view's snapshot does not hold its batch yet (openAtQueuedHead). */
-  #queued: HeaderRef | undefined;
   /** --rollup.computependingblock: the pending block on top of this view's head, for requests that name it. */
   pending: PendingBlock | undefined;
 
@@ -59,25 +45,6 @@ export class ChainView {
   static open(db: Database, config: ChainConfig): ChainView {
     const snap = db.snapshot();
     return new ChainView(snap, config, () => snap.release());
-  }
-
-  /**
-   * Opens a view whose head is the database's queued head when there is one (./queuedHead.ts): the head the Engine
-   * API answered with. Reads of its batch's rows throw HeadRowsPending until it has landed (see the file comment).
-   */
-  static openAtQueuedHead(db: Database, config: ChainConfig): ChainView {
-    const view = ChainView.open(db, config);
-    const queued = queuedHead(db).head;
-    if (queued !== undefined && !equalBytes(chain.readHeadBlockHash(view.reader), queued.hash)) {
-      view.#queued = { header: queued.header, hash: queued.hash };
-      view.#head = view.#queued;
-    }
-    return view;
-  }
-
-  /** Throws HeadRowsPending when this view's head is queued (its batch's rows are not readable). */
-  #needHeadRows(): void {
-    if (this.#queued !== undefined) throw new HeadRowsPending();
   }
 
   release(): void {
@@ -127,9 +94,6 @@ export class ChainView {
   }
 
   canonicalHash(number: bigint): Uint8Array | undefined {
-    const queued = this.#queued;
-    if (queued !== undefined && number >= queued.header.number)
-      return number === queued.header.number ? queued.hash : undefined;
     if (number < 0n || number > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
     return chain.readCanonicalHash(this.reader, Number(number));
   }
@@ -167,28 +131,16 @@ export class ChainView {
   }
 
   txLookup(txHash: Uint8Array): chain.TxLookup | undefined {
-    const found = txHash.length === 32 ? chain.readTxLookup(this.reader, txHash) : undefined;
-    if (found === undefined) this.#needHeadRows(); // it may be one of the queued head's transactions
-    return found;
+    return txHash.length === 32 ? chain.readTxLookup(this.reader, txHash) : undefined;
   }
 
   /** The key-value view under this one (the log index is read from it, consistently with the chain). */
   get kv(): KVReader {
-    this.#needHeadRows();
     return this.reader.kv;
   }
 
   /** The flat state (of the head block of this view), code by hash and trie nodes by hash. */
   state(): DbStateReader {
-    this.#needHeadRows();
-    return this.stored();
-  }
-
-  /**
-   * Code and trie nodes by hash, for a trie walk from any stored block's root: readable while the head is queued
-   * (its own nodes are not, ChainStore.commitBlock's `deferNodes`). Its flat state is the database's head's.
-   */
-  stored(): DbStateReader {
     this.#state ??= new DbStateReader(this.reader.kv);
     return this.#state;
   }

@@ -17,13 +17,6 @@
 // The held block's trie nodes stay in the hasher's layer (commit with `keep`) and its setHead commits them after
 // the head (ChainStore.commitBlock with `deferNodes`): the next payload executes, and is hashed over that layer,
 // while LMDB writes them; the layer is released once they are in the database.
-// Queued head (setHead with `deferNodes`, the forkchoiceUpdated to the held block): setHead returns once the head
-// batch is queued (ChainStore.commitBlock with `queueHead`), the flat state still the parent's in the database while
-// the overlay holds the block's. The next payload on it executes on the warm overlay at once (its BLOCKHASH reads the
-// queued canonical hash), and is answered only after the head batch has landed (ChainStore.headWritten, long done
-// by then; a failed batch fails the payload, nothing VALID is built on it). Whatever reads the flat state itself
-// waits for the landing first: a payload off the overlay or for Isthmus (the message passer's root), any other
-// parent, another setHead, building, import, shutdown (settle()).
 import { TernError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger/index.js';
 import { type Block, transactionsRoot, unclesHash, withdrawalsRoot } from '../../primitives/block/block.js';
@@ -263,7 +256,6 @@ export class BlockImporter {
     const hash = headerHash(header);
     const timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 };
     if (this.held !== undefined) await this.flushHeld();
-    await this.headWritten(); // a forkchoiceUpdated's queued head (the import reads the flat state)
     if (this.writeError !== undefined) await this.settle();
     const queued = this.queue;
     const known = this.store.canonicalHash(header.number);
@@ -380,26 +372,6 @@ export class BlockImporter {
     if (c.layer !== undefined) this.hasher.release(c.layer);
   }
 
-  /** Waits for the queued head batch to land (ChainStore.headWritten); if it failed, the overlay goes with it. */
-  private async headWritten(): Promise<void> {
-    try {
-      await this.store.headWritten();
-    } catch (err) {
-      this.cachedState = undefined;
-      throw err;
-    }
-  }
-
-  /**
-   * True when a child of the head may execute before the head's queued batch lands: the overlay is warm on the
-   * parent, and the block is not Isthmus (its withdrawals root reads the message passer's account from the database).
-   */
-  private overlayCovers(header: Header): boolean {
-    const config = this.store.config();
-    const isthmus = isOptimism(config) && isTimeForkActive(config, 'isthmusTime', header.timestamp);
-    return !isthmus && this.cachedState !== undefined && equal(this.cachedState, header.parentHash);
-  }
-
   /**
    * Queues a block's write (which first waits for its commitment) behind the queued ones; its hash stays readable
    * until it is written, and its trie nodes in the hasher's layers.
@@ -494,14 +466,7 @@ export class BlockImporter {
    */
   async settle(opts: { nodes?: boolean } = {}): Promise<void> {
     await this.flushHeld();
-    if (opts.nodes !== false) {
-      try {
-        await this.store.nodesWritten();
-      } catch (err) {
-        this.cachedState = undefined; // it holds a head the database never got
-        throw err;
-      }
-    }
+    if (opts.nodes !== false) await this.store.nodesWritten();
     const queued = this.queue;
     if (queued !== undefined) {
       try {
@@ -533,10 +498,7 @@ export class BlockImporter {
     const header = block.header;
     const hash = headerHash(header);
     const timings: ImportTimings = { senders: 0, execution: 0, stateRoot: 0, persistence: 0 };
-    const onHead = equal(header.parentHash, this.store.head().hash);
-    await this.settle({ nodes: !onHead });
-    // The queued head's rows are not in the database yet: only the warm overlay holds them (see the file comment).
-    if (onHead && !this.overlayCovers(header)) await this.headWritten();
+    await this.settle({ nodes: !equal(header.parentHash, this.store.head().hash) });
     if (this.store.hasState(hash)) return this.result(block, hash, 'known', timings);
     const hold = opts.defer === true && equal(header.parentHash, this.store.head().hash);
     const done = await this.executeOnParent(block, hash, timings, opts.senders, hold);
@@ -544,12 +506,6 @@ export class BlockImporter {
       // The block itself is durable before the answer (as op-geth writes it at newPayload); its state waits.
       const t = performance.now();
       await this.store.commitBlockData(block, hash, done.receipts, done.encodedReceipts);
-      try {
-        await this.headWritten();
-      } catch (err) {
-        this.releaseLayer(done.commitment);
-        throw err;
-      }
       timings.persistence = performance.now() - t;
       const timer = setTimeout(() => void this.flushHeld(), HELD_WRITE_IDLE_MS);
       timer.unref?.();
@@ -558,7 +514,6 @@ export class BlockImporter {
       return { ...this.result(block, hash, 'imported', timings), held: true };
     }
     const t = performance.now();
-    await this.headWritten();
     await this.persist(() => this.persistSide(done));
     timings.persistence = performance.now() - t;
     this.logger.debug('Inserted block', { number: header.number, hash: hex(hash), txs: block.transactions.length });
@@ -568,8 +523,7 @@ export class BlockImporter {
   /**
    * Makes a stored block the head (ChainStore.setHead). The held block, when it is the target and still a child of
    * the head, is written as the head in one batch instead (its trie nodes right after, unless `deferNodes` is false:
-   * ./trieNodeWrites.ts), and with `deferNodes` the call returns once that batch is queued (the queued head, see the
-   * file comment); any other target first stores the held block beside the chain.
+   * ./trieNodeWrites.ts); any other target first stores the held block beside the chain.
    */
   async setHead(hash: Uint8Array, opts: { deferNodes?: boolean } = {}): Promise<HeadChange> {
     const held = this.held;
@@ -594,7 +548,7 @@ export class BlockImporter {
               newNodes: done.commitment.newNodes,
               dataStored: true,
             },
-            { deferNodes: opts.deferNodes !== false, queueHead: opts.deferNodes !== false },
+            { deferNodes: opts.deferNodes !== false },
           ),
         );
       } finally {

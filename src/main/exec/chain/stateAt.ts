@@ -18,6 +18,7 @@ export function stateAt(view: ChainView, ref: HeaderRef): StateReader {
     if (!parent) throw new TernError('PENDING_PARENT', 'pending block parent not found');
     return new PendingStateReader(stateAt(view, { header: parent, hash: pending.parentHash }), pending.diff);
   }
-  if (equalBytes(ref.hash, view.head().hash)) return view.state();
-  return new TrieStateReader(view.stored(), ref.header.stateRoot);
+  const flat = view.state();
+  if (equalBytes(ref.hash, view.head().hash)) return flat;
+  return new TrieStateReader(flat, ref.header.stateRoot);
 }

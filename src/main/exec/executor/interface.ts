@@ -33,10 +33,7 @@ export interface BlockExecutor {
   insert(block: Block, opts?: { defer?: boolean }): Promise<ImportResult>;
   /** Stores a block this executor built, without executing it again; false when it does not hold that block. */
   insertBuilt(hash: Uint8Array): Promise<boolean>;
-  /**
-   * Makes a stored (or held) block with state the head (a reorg when it is on another branch): ChainStore.setHead.
-   * The held block's head answers once its batch is queued (../chain/queuedHead.ts); the next call waits for it.
-   */
+  /** Makes a stored (or held) block with state the head (a reorg when it is on another branch): ChainStore.setHead. */
   setHead(hash: Uint8Array): Promise<HeadChange>;
   /** Writes the safe and finalized markers (canonical blocks; undefined leaves a marker as it is). */
   setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void>;

@@ -2,9 +2,7 @@
 // safe/finalized markers, the sequencer's block building and the execution-layer sync's imports run on one dedicated
 // thread (../workers/executor.ts) over the same LMDB environment, so the coordinator only decodes, schedules and
 // answers. After the thread moves the head, the coordinator's ChainStore drops its cached head and the head events
-// fire here, where their listeners live (tx pool, filters, subscriptions). A forkchoiceUpdated to the held block is
-// answered with its head batch queued on the thread: this thread reports that head (../chain/queuedHead.ts) until it
-// sees the batch land, then fires the head events. After every task the coordinator renews
+// fire here, where their listeners live (tx pool, filters, subscriptions). After every task the coordinator renews
 // its LMDB read transaction (KVStore.renewReads): lmdb-js renews a thread's shared read transaction at most once per
 // event turn, and the task's answer can arrive in the same turn as a read made before the thread's commit. The
 // coordinator's block cache needs nothing: its entries are keyed by hash and every hit is confirmed against the
@@ -31,7 +29,6 @@ import type { ChainStore, HeadChange } from '../chain/chainStore.js';
 import { headEvents } from '../chain/headEvents.js';
 import type { ChainBlock } from '../chain/importChain.js';
 import type { ImportResult } from '../chain/importer.js';
-import { followQueuedHead, queuedHead } from '../chain/queuedHead.js';
 import { trieNodeWrites } from '../chain/trieNodeWrites.js';
 import type * as executorTasks from '../workers/executor.js';
 import type { ExecutorEnv } from '../workers/executor.js';
@@ -119,33 +116,14 @@ export class WorkerBlockExecutor implements BlockExecutor {
   }
 
   async setHead(hash: Uint8Array): Promise<HeadChange> {
-    let queued = false;
     try {
       const deferNodes = trieNodeWrites(this.store.db).deferrable;
-      const answer = await this.pool.run('setHead', { env: this.env, hash, deferNodes });
-      queued = answer.queued;
-      return answer.change;
+      const change = await this.pool.run('setHead', { env: this.env, hash, deferNodes });
+      return change;
     } finally {
       // Also after a failure: a reorg that stopped half-way has moved the head to some block on the way.
-      if (queued) this.followQueuedHead(hash);
-      else this.followHead();
-    }
-  }
-
-  /**
-   * The thread answered with its head batch queued (../chain/queuedHead.ts): this thread reports that head at once
-   * and its listeners hear of it once the batch has landed (or failed: then the database's head).
-   */
-  private followQueuedHead(hash: Uint8Array): void {
-    this.store.db.kv.renewReads?.();
-    const header = this.store.headerByHash(hash); // stored by its newPayload
-    if (header === undefined) {
       this.followHead();
-      return;
     }
-    const landed = followQueuedHead(this.store.db, { number: header.number, hash, header });
-    const follow = () => this.followHead();
-    landed.then(follow, follow);
   }
 
   async setForkchoiceMarkers(safe: Uint8Array | undefined, finalized: Uint8Array | undefined): Promise<void> {
@@ -190,8 +168,6 @@ export class WorkerBlockExecutor implements BlockExecutor {
 
   /** Re-reads the head the thread wrote; when it moved, tells the coordinator's listeners. */
   private followHead(): void {
-    // Landed, failed, or moved on by a later task: the database's head counts, against the last one read from it.
-    queuedHead(this.store.db).clear();
     const before = this.store.head().hash;
     this.store.db.kv.renewReads?.();
     this.store.reloadHead();

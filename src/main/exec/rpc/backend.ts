@@ -9,9 +9,8 @@ import type { DecodedTx } from '../../primitives/tx/decode.js';
 import { serverError } from '../../protocol/jsonrpc/errors.js';
 import { recoverSender } from '../../protocol/senders/recover.js';
 import { headTrieWritten } from '../chain/chainStore.js';
-import { ChainView, HeadRowsPending } from '../chain/chainView.js';
+import { ChainView } from '../chain/chainView.js';
 import type { PendingBlockSource } from '../chain/pending.js';
-import { queuedHead } from '../chain/queuedHead.js';
 import type { Database } from '../db/open.js';
 import { CallRunner } from './call.js';
 import { GasPriceOracle, type GasPriceOracleOptions, gasPriceOracleDefaults } from './gasPrice.js';
@@ -41,9 +40,6 @@ export const execRpcDefaults = {
 } as const;
 
 const SENDER_CACHE_SIZE = 16_384;
-
-/** How many queued heads one request waits for before it answers from the view it has (each lands in ms). */
-const MAX_HEAD_WAITS = 4;
 
 /** read(): the view's head had its trie nodes on their way; the request runs again once they have landed. */
 class TrieNodesPending extends Error {}
@@ -82,39 +78,24 @@ export class ExecRpcBackend {
    * node, a malformed stored value) are answered as geth answers any plain error: -32000 with the message. With
    * `pending` set (the request names the `pending` tag), the view carries the computed pending block if there is one.
    * A trie walk that misses a node of a head whose trie nodes are still being written (ChainStore.commitBlock's
-   * `deferNodes`, a few ms after a forkchoiceUpdated) runs again on a new view once they have landed. The view's head
-   * is the queued head, if any (the one the Engine API answered with, ../chain/queuedHead.ts): a request that reads
-   * its batch's rows before they land (HeadRowsPending) runs again once they have; other requests do not wait.
+   * `deferNodes`, a few ms after a forkchoiceUpdated) runs again on a new view once they have landed.
    */
   async read<T>(fn: (view: ChainView) => T | Promise<T>, pending = false): Promise<T> {
-    let trieRetry = true;
-    for (let headWaits = 0; ; ) {
-      try {
-        return await this.#readOnce(fn, pending, trieRetry);
-      } catch (err) {
-        if (err instanceof HeadRowsPending) {
-          if (headWaits++ >= MAX_HEAD_WAITS) throw serverError(err.message);
-          try {
-            await queuedHead(this.db).landed();
-          } catch (landing) {
-            throw serverError((landing as Error).message);
-          }
-        } else if (err instanceof TrieNodesPending) {
-          trieRetry = false;
-          await headTrieWritten(this.db);
-        } else throw err;
-        this.db.kv.renewReads?.(); // the next view must see what landed
-      }
+    try {
+      return await this.#readOnce(fn, pending);
+    } catch (err) {
+      if (!(err instanceof TrieNodesPending)) throw err;
+      await headTrieWritten(this.db);
+      return this.#readOnce(fn, pending, false);
     }
   }
 
   async #readOnce<T>(fn: (view: ChainView) => T | Promise<T>, pending: boolean, retry = true): Promise<T> {
-    const view = ChainView.openAtQueuedHead(this.db, this.config);
+    const view = ChainView.open(this.db, this.config);
     try {
       if (pending && this.pendingBlocks) view.pending = await this.pendingBlocks.get(view);
       return await fn(view);
     } catch (err) {
-      if (err instanceof HeadRowsPending) throw err;
       if (retry && err instanceof TernError && err.code === 'TRIE_MISSING_NODE' && view.headTriePending())
         throw new TrieNodesPending();
       if (err instanceof TernError) throw serverError(err.message);

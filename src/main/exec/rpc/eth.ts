@@ -382,7 +382,7 @@ export function ethNamespace(b: ExecRpcBackend): Record<string, RpcHandler> {
       return b.read((view) => {
         const ref = stateBlockRef(view, sel);
         const state = stateAt(view, ref);
-        const nodes = view.stored();
+        const nodes = view.state();
         const account = state.getAccount(address);
         const storageRoot = account?.storageRoot;
         const hasStorage = storageRoot !== undefined && !equalBytes(storageRoot, EMPTY_TRIE_ROOT);

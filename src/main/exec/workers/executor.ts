@@ -9,14 +9,12 @@
 import { fail, ok, type TaskResult } from '../../../workers/task.js';
 import { createLogger } from '../../common/logger/index.js';
 import type { Block } from '../../primitives/block/block.js';
-import { equalBytes } from '../../primitives/bytes.js';
 import { type BuildCandidate, candidateSource } from '../chain/buildCandidates.js';
 import { BlockBuilder, type BuildAttributes, type BuiltBlock } from '../chain/builder.js';
 import { BuiltBlocks } from '../chain/builtBlocks.js';
 import { ChainStore, type HeadChange } from '../chain/chainStore.js';
 import { importChain as importRun } from '../chain/importChain.js';
 import { BlockImporter, type ImportResult } from '../chain/importer.js';
-import { queuedHead } from '../chain/queuedHead.js';
 import { openStagePools, type StagePoolOptions, type StagePools } from '../chain/stagePools.js';
 import { type Database, type DbPaths, openOnWorkerThread } from '../db/open.js';
 import type { SenderResult } from '../senders/interface.js';
@@ -123,21 +121,13 @@ export function importChain(input: {
   });
 }
 
-/**
- * forkchoiceUpdated's head: ChainStore.setHead here (its head events fire on the coordinator, see worker.ts).
- * `queued`: the head batch is queued, not landed (the held block's head with `deferNodes`, ../chain/queuedHead.ts).
- */
+/** forkchoiceUpdated's head: ChainStore.setHead here (its head events fire on the coordinator, see worker.ts). */
 export function setHead(input: {
   env: ExecutorEnv;
   hash: Uint8Array;
   deferNodes: boolean;
-}): Promise<TaskResult<{ change: HeadChange; queued: boolean }>> {
-  return guarded(async () => {
-    const o = await open(input.env);
-    const change = await o.importer.setHead(input.hash, { deferNodes: input.deferNodes });
-    const queued = queuedHead(o.db).head;
-    return { change, queued: queued !== undefined && equalBytes(queued.hash, input.hash) };
-  });
+}): Promise<TaskResult<HeadChange>> {
+  return guarded(async () => (await open(input.env)).importer.setHead(input.hash, { deferNodes: input.deferNodes }));
 }
 
 /** Waits until the last head's deferred trie nodes are in the database (../chain/trieNodeWrites.ts). */

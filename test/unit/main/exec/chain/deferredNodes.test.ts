@@ -8,7 +8,6 @@ import { BlockBuilder } from '../../../../../src/main/exec/chain/builder.js';
 import { ChainStore, headTriePending, readHeader, recoverHead } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
-import { queuedHead } from '../../../../../src/main/exec/chain/queuedHead.js';
 import { trieNodeWrites } from '../../../../../src/main/exec/chain/trieNodeWrites.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { MetaKey, metaKey } from '../../../../../src/main/exec/db/schema.js';
@@ -28,21 +27,15 @@ const eq = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
 const LAST_PERSISTED = metaKey(MetaKey.lastPersisted);
 const HEAD_BLOCK = metaKey(MetaKey.headBlock);
 
-/**
- * Controls the deferred node batches of a database: let them through, hold them until released, or lose them; and
- * the head batches (`headMode`): through, held until released, failed once released, or lost with the process
- * (never settle).
- */
+/** Controls the deferred node batches of a database: let them through, hold them until released, or lose them. */
 interface NodeWriteGate {
   mode: 'pass' | 'hold' | 'drop';
   held: Array<() => void>;
   dropped: number;
-  headMode: 'pass' | 'hold' | 'fail' | 'crash';
-  headHeld: Array<() => void>;
 }
 
 function gateNodeWrites(db: Database): NodeWriteGate {
-  const gate: NodeWriteGate = { mode: 'pass', held: [], dropped: 0, headMode: 'pass', headHeld: [] };
+  const gate: NodeWriteGate = { mode: 'pass', held: [], dropped: 0 };
   const kv = db.kv;
   const batch = kv.batch.bind(kv);
   kv.batch = () => {
@@ -62,14 +55,6 @@ function gateNodeWrites(db: Database): NodeWriteGate {
         return; // a crash: the transaction never lands
       }
       if (nodes && gate.mode === 'hold') await new Promise<void>((r) => gate.held.push(r));
-      if (keys.some((k) => eq(k, HEAD_BLOCK))) {
-        if (gate.headMode === 'fail') {
-          await new Promise<void>((r) => gate.headHeld.push(r));
-          throw new Error('disk full');
-        }
-        if (gate.headMode === 'crash') return new Promise<void>(() => {}); // the process is gone
-        if (gate.headMode === 'hold') await new Promise<void>((r) => gate.headHeld.push(r));
-      }
       return commit();
     };
     return b;
@@ -140,7 +125,6 @@ describe('deferred trie nodes of a forkchoiceUpdated head', () => {
     n.gate.mode = 'hold';
     expect((await n.executor.insert(a1.block, { defer: true })).held).toBe(true);
     await n.executor.setHead(a1.hash);
-    await n.store.headWritten(); // answered with the head batch queued (see the suite below)
     // The head moved, its flat state is there; its trie nodes are not in the database yet.
     expect(n.store.head().number).toBe(1n);
     expect(n.store.stateReader().getAccount(TO)?.balance).toBe(1000n);
@@ -253,151 +237,3 @@ describe('deferred trie nodes of a forkchoiceUpdated head', () => {
     await n.executor.close();
   });
 });
-
-/** Settles with `true` when `p` settles within `ms`, else `false` (the promise is left running). */
-async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let settled = false;
-  p.then(
-    () => {
-      settled = true;
-    },
-    () => {
-      settled = true;
-    },
-  );
-  await new Promise((r) => setTimeout(r, ms));
-  return settled;
-}
-
-describe('the forkchoiceUpdated head answered with its batch queued', () => {
-  it('answers before the head batch lands; RPC reports the new head at once and waits only for its rows', async () => {
-    const chain = await sourceChain();
-    const n = await node();
-    const [a1, a2] = chain as [(typeof chain)[0], (typeof chain)[0]];
-    await n.executor.insert(a1.block, { defer: true });
-    n.gate.headMode = 'hold';
-    // Answered although the head batch is held (it would never answer if it waited for the batch).
-    expect(await settlesWithin(n.executor.setHead(a1.hash), 200)).toBe(true);
-    expect(n.gate.headHeld).toHaveLength(1);
-    expect(hex(headInDatabase(n.db))).not.toBe(hex(a1.hash)); // queued, not landed
-    expect(n.store.head().number).toBe(1n);
-    expect(hex(n.store.canonicalHash(1n) ?? new Uint8Array())).toBe(hex(a1.hash));
-    expect(n.store.isCanonical(a1.hash)).toBe(true);
-
-    const rpc = serveTestChain({ db: n.db, store: n.store });
-    // The head, its block and older state answer at once.
-    expect(await rpc.call('eth_blockNumber', [])).toBe('0x1');
-    const latest = (await rpc.call('eth_getBlockByNumber', ['latest', false])) as { hash: string };
-    expect(latest.hash).toBe(hex(a1.hash));
-    expect(await rpc.call('eth_getBalance', [hex(TO), '0x0'])).toBe('0x0');
-    // The head's state and transaction index wait for the batch, then answer the new state (never the parent's).
-    const balance = rpc.call('eth_getBalance', [hex(TO), 'latest']);
-    const nonce = rpc.call('eth_getTransactionCount', [hex(SENDER), 'latest']);
-    const byNumber = rpc.call('eth_getBalance', [hex(TO), '0x1']);
-    const txHash = hex(keccak256(a1.block.transactions[0] as Uint8Array));
-    const receipt = rpc.call('eth_getTransactionReceipt', [txHash]) as Promise<{ blockHash: string } | null>;
-    // The next payload executes on the overlay but is answered only once the head batch has landed.
-    const next = n.executor.insert(a2.block, { defer: true });
-    expect(await settlesWithin(Promise.race([balance, nonce, byNumber, receipt, next]), 50)).toBe(false);
-
-    for (const release of n.gate.headHeld.splice(0)) release();
-    expect(await balance).toBe('0x3e8');
-    expect(await nonce).toBe('0x1');
-    expect(await byNumber).toBe('0x3e8');
-    expect((await receipt)?.blockHash).toBe(hex(a1.hash));
-    expect(await next).toMatchObject({ status: 'imported', held: true });
-    n.gate.headMode = 'pass';
-    await n.executor.setHead(a2.hash);
-    await n.store.nodesWritten();
-    expect(await rpc.call('eth_getBalance', [hex(TO), 'latest'])).toBe('0x7d0');
-    expectHeadTrieMatchesFlat(n.store, [TO, SENDER]);
-    await n.executor.close();
-  });
-
-  it('other entry points wait for the queued batch: a reorg back to the parent and a build', async () => {
-    const chain = await sourceChain();
-    const n = await node();
-    const [a1] = chain as [(typeof chain)[0]];
-    const genesis = n.store.head().hash;
-    await n.executor.insert(a1.block, { defer: true });
-    n.gate.headMode = 'hold';
-    await n.executor.setHead(a1.hash);
-    const reorg = n.executor.setHead(genesis);
-    expect(await settlesWithin(reorg, 50)).toBe(false);
-    n.gate.headMode = 'pass';
-    for (const release of n.gate.headHeld.splice(0)) release();
-    expect(await reorg).toEqual({ unwound: 1, applied: 0 });
-    expect(n.store.stateReader().getAccount(TO)).toBeUndefined();
-    // Back to block 1 from its forward changes; a build on it sees its state.
-    await n.executor.setHead(a1.hash);
-    const built = await n.executor.build(a1.hash, attrs(24n));
-    expect(built.block.header.number).toBe(2n);
-    await n.executor.close();
-  });
-
-  it('a failed head batch is loud: nothing is answered VALID on top of it, the head falls back to the database', async () => {
-    const chain = await sourceChain();
-    const n = await node();
-    const [a1, a2] = chain as [(typeof chain)[0], (typeof chain)[0]];
-    await n.executor.insert(a1.block, { defer: true });
-    n.gate.headMode = 'fail';
-    await n.executor.setHead(a1.hash);
-    // The next payload executes on the overlay while the batch is on its way; the batch then fails.
-    const next = n.executor.insert(a2.block, { defer: true });
-    expect(await settlesWithin(next, 50)).toBe(false);
-    for (const release of n.gate.headHeld.splice(0)) release();
-    await expect(next).rejects.toThrow('disk full');
-    expect(n.store.head().number).toBe(0n);
-    const rpc = serveTestChain({ db: n.db, store: n.store });
-    expect(await rpc.call('eth_blockNumber', [])).toBe('0x0');
-    expect(await rpc.call('eth_getBalance', [hex(TO), 'latest'])).toBe('0x0');
-    // The consensus client sends the block again: it executes and becomes the head.
-    n.gate.headMode = 'pass';
-    expect((await n.executor.insert(a1.block, { defer: true })).held).toBe(true);
-    await n.executor.setHead(a1.hash);
-    await n.store.headWritten();
-    expect(await rpc.call('eth_getBalance', [hex(TO), 'latest'])).toBe('0x3e8');
-    await n.executor.close();
-  });
-
-  it('kill -9 between the answer and the landing: restart on the parent; the resend brings the block back', async () => {
-    const chain = await sourceChain();
-    const n = await node();
-    const [a1, a2] = chain as [(typeof chain)[0], (typeof chain)[0]];
-    await n.executor.insert(a1.block, { defer: true });
-    n.gate.headMode = 'crash';
-    await n.executor.setHead(a1.hash);
-    expect(n.store.head().number).toBe(1n);
-
-    // Restart: the process (its executor, its queued head) is gone; a new store over the same database.
-    queuedHead(n.db).clear();
-    n.gate.headMode = 'pass';
-    const store = new ChainStore(n.db);
-    const lines: unknown[] = [];
-    const log = { ...logger, warn: (msg: string) => lines.push(msg) };
-    await recoverHead(store, log as unknown as typeof logger);
-    expect(lines).toHaveLength(0); // consistent: the parent is the head, with its state and nodes
-    expect(store.head().number).toBe(0n);
-    expect(headTriePending(n.db)).toBe(false);
-    expect(store.stateReader().getAccount(TO)).toBeUndefined();
-    expect(readHeader(n.db, a1.hash)?.number).toBe(1n); // newPayload stored the block, not its state
-    expect(store.hasState(a1.hash)).toBe(false);
-    expect(store.canonicalHash(1n)).toBeUndefined();
-
-    const again = await executorOver(store);
-    expect((await again.insert(a1.block, { defer: true })).held).toBe(true);
-    await again.setHead(a1.hash);
-    await again.insert(a2.block, { defer: true });
-    await again.setHead(a2.hash);
-    await store.nodesWritten();
-    expect(store.head().number).toBe(2n);
-    expect(store.stateReader().getAccount(TO)?.balance).toBe(2000n);
-    expectHeadTrieMatchesFlat(store, [TO, SENDER]);
-    await again.close();
-  });
-});
-
-/** The head hash the database itself holds (not the queued one). */
-function headInDatabase(db: Database): Uint8Array {
-  return db.kv.get(HEAD_BLOCK) ?? new Uint8Array();
-}

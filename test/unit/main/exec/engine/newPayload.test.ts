@@ -77,7 +77,6 @@ describe.each(['inline', 'worker'] as const)('engine_newPayload (%s executor)', 
       expect(await g.api.newPayload(3, p1, [], BEACON)).toEqual(valid(p1));
       expect((await fcu(p1.blockHash)).payloadStatus).toEqual(valid(p1));
       expect(hex(g.store.head().hash)).toBe(hex(p1.blockHash));
-      await g.store.headWritten(); // answered with the head batch queued; the flat state is read from the database
       expect(g.store.stateReader().getAccount(to)?.balance).toBe(1000n);
       // p2 held, then its child before any forkchoice update: p2 is stored beside the chain and p3 runs on it.
       expect(await g.api.newPayload(3, p2, [], BEACON)).toEqual(valid(p2));
@@ -114,7 +113,6 @@ describe.each(['inline', 'worker'] as const)('engine_newPayload (%s executor)', 
       });
       expect((await g.api.forkchoiceUpdated(3, state)).payloadStatus.status).toBe('VALID');
       expect(hex(g.store.head().hash)).toBe(hex(p.blockHash));
-      await g.store.headWritten();
       expect(g.store.stateReader().getAccount(Uint8Array.from(Buffer.from('11'.repeat(20), 'hex')))?.balance).toBe(
         1000n,
       );

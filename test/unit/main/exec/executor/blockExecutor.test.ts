@@ -12,7 +12,6 @@ import { ChainStore } from '../../../../../src/main/exec/chain/chainStore.js';
 import { parseGenesis } from '../../../../../src/main/exec/chain/genesis.js';
 import { headEvents, type NewHeadEvent } from '../../../../../src/main/exec/chain/headEvents.js';
 import { BlockImporter } from '../../../../../src/main/exec/chain/importer.js';
-import { queuedHead } from '../../../../../src/main/exec/chain/queuedHead.js';
 import { type Database, openDatabase } from '../../../../../src/main/exec/db/open.js';
 import { InlineBlockExecutor } from '../../../../../src/main/exec/executor/inline.js';
 import type { BlockExecutor } from '../../../../../src/main/exec/executor/interface.js';
@@ -228,8 +227,6 @@ describe.each([
     // The forkchoice update to it: one write, as a canonical import (reverse changes kept for a reorg).
     expect(await dst.executor.setHead(a1.hash)).toEqual({ unwound: 0, applied: 1 });
     expect(hex(dst.store.head().hash)).toBe(hex(a1.hash));
-    // Answered with the head batch queued: the head events fire once it has landed.
-    await queuedHead(dst.db).landed();
     expect(heads.map((h) => h.number)).toEqual([1n]);
     expect(dst.store.receipts(1n, a1.hash)).toHaveLength(1);
     expect(dst.store.stateReader().getAccount(to)?.balance).toBe(1000n);
@@ -251,7 +248,6 @@ describe.each([
     // a4 executes on the flat state the held writes left: its state root checks out, and a reorg unwinds them.
     expect((await dst.executor.insert(a4.block, { defer: true })).held).toBe(true);
     expect(await dst.executor.setHead(a4.hash)).toEqual({ unwound: 0, applied: 1 });
-    await dst.store.headWritten(); // answered with the head batch queued
     expect(dst.store.stateReader().getAccount(to)?.balance).toBe(4000n);
     expect(await dst.executor.setHead(b1.hash)).toEqual({ unwound: 4, applied: 1 });
     expect(dst.store.stateReader().getAccount(to)).toBeUndefined();
