@@ -681,7 +681,19 @@ export class BlockImporter {
     if (warm) state.rebase(reader);
     else state.reset(reader);
     try {
-      const done = await this.executeChecked(block, hash, parent, timings, onSideChain, pendingSenders, blockHashes);
+      // No read-ahead while the block before is still being hashed (pipelined import and sync): its trie is not
+      // complete anywhere the hasher can read yet (a full sync between two nodes failed on a missing node with it).
+      const readAhead = !pipelined;
+      const done = await this.executeChecked(
+        block,
+        hash,
+        parent,
+        timings,
+        onSideChain,
+        pendingSenders,
+        blockHashes,
+        readAhead,
+      );
       const t = performance.now();
       const commitment = this.commit(done, parent, reader, keep);
       if (pipelined) {
@@ -737,6 +749,7 @@ export class BlockImporter {
     onSideChain: boolean,
     pendingSenders: Promise<SenderResult[]> | undefined,
     blockHashes: ((n: bigint) => Uint8Array | undefined) | undefined,
+    readAhead: boolean,
   ): Promise<Executed> {
     const config = this.store.config();
     const header = block.header;
@@ -749,7 +762,7 @@ export class BlockImporter {
       stream = this.senders.recoverStream(block.transactions);
       for (const c of stream.chunks) c.catch(() => {}); // a block that fails early leaves its chunks unawaited
     }
-    if (stream !== undefined && this.hasher.warming) this.warmAhead(block, parent.stateRoot, stream);
+    if (readAhead && stream !== undefined && this.hasher.warming) this.warmAhead(block, parent.stateRoot, stream);
     const streamStart = performance.now() - t;
     const optimism = isOptimism(config);
     try {
