@@ -73,12 +73,17 @@ export function commit(input: CommitInput): TaskReply<PackedCommitment> | TaskRe
   }
 }
 
+/** The 20-byte addresses packed back to back in a prefetch or warm task. */
+function addressesOf(input: PrefetchInput): Uint8Array[] {
+  const addresses: Uint8Array[] = [];
+  for (let i = 0; i + 20 <= input.addresses.length; i += 20) addresses.push(input.addresses.subarray(i, i + 20));
+  return addresses;
+}
+
 export function prefetch(input: PrefetchInput): TaskResult<{ walked: number }> {
   try {
     const { core, db } = setup(input);
-    const addresses: Uint8Array[] = [];
-    for (let i = 0; i + 20 <= input.addresses.length; i += 20) addresses.push(input.addresses.subarray(i, i + 20));
-    return ok({ walked: core.prefetch(db, input.stateRoot, addresses) });
+    return ok({ walked: core.prefetch(db, input.stateRoot, addressesOf(input)) });
   } catch (err) {
     return fail(err);
   }
@@ -88,9 +93,7 @@ export function prefetch(input: PrefetchInput): TaskResult<{ walked: number }> {
 export function warm(input: PrefetchInput): TaskResult<{ read: number }> {
   try {
     const { core, db } = setup(input);
-    const addresses: Uint8Array[] = [];
-    for (let i = 0; i + 20 <= input.addresses.length; i += 20) addresses.push(input.addresses.subarray(i, i + 20));
-    return ok({ read: core.warm(db, input.stateRoot, addresses) });
+    return ok({ read: core.warm(db, input.stateRoot, addressesOf(input)) });
   } catch (err) {
     return fail(err);
   }

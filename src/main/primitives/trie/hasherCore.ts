@@ -86,23 +86,32 @@ export class HasherCore {
    * accounts read.
    */
   warm(db: NodeReader, stateRoot: Uint8Array, addresses: readonly Uint8Array[]): number {
+    return this.#readAccounts(db, stateRoot, addresses, true);
+  }
+
+  /**
+   * Walks the paths of `addresses` in the trie at `stateRoot` and remembers each account found for the commit on that
+   * root; a missing node ends that path quietly (the commit walks it itself and says what is missing). With
+   * `skipKnown`, accounts already remembered are not walked again. Returns the paths walked to the end.
+   */
+  #readAccounts(db: NodeReader, stateRoot: Uint8Array, addresses: readonly Uint8Array[], skipKnown: boolean): number {
     if (addresses.length === 0) return 0;
     const known = this.#knownAt(stateRoot);
     const keys = keccak256Batch(addresses);
     const trie = new MerkleTrie(this.reader(db));
-    let read = 0;
+    let walked = 0;
     for (let i = 0; i < addresses.length; i++) {
       const key = keys.subarray(32 * i, 32 * i + 32);
       const k = nodeKey(key);
-      if (known.has(k)) continue;
+      if (skipKnown && known.has(k)) continue;
       try {
         known.set(k, trie.get(stateRoot, key)?.slice() ?? null);
-        read++;
+        walked++;
       } catch {
-        // TRIE_MISSING_NODE: the commit walks this path itself and says what is missing.
+        // TRIE_MISSING_NODE: nothing read on this path.
       }
     }
-    return read;
+    return walked;
   }
 
   /** The accounts remembered for the commit on `stateRoot` (a new, empty set for a new root; old roots go). */
@@ -132,20 +141,6 @@ export class HasherCore {
    * the commit on that root, as warm() does. Returns the paths walked to the end.
    */
   prefetch(db: NodeReader, stateRoot: Uint8Array, addresses: readonly Uint8Array[]): number {
-    if (addresses.length === 0) return 0;
-    const known = this.#knownAt(stateRoot);
-    const keys = keccak256Batch(addresses);
-    const trie = new MerkleTrie(this.reader(db));
-    let walked = 0;
-    for (let i = 0; i < addresses.length; i++) {
-      const key = keys.subarray(32 * i, 32 * i + 32);
-      try {
-        known.set(nodeKey(key), trie.get(stateRoot, key)?.slice() ?? null);
-        walked++;
-      } catch {
-        // TRIE_MISSING_NODE: nothing to warm on this path.
-      }
-    }
-    return walked;
+    return this.#readAccounts(db, stateRoot, addresses, false);
   }
 }
